@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "shop",
+  products: [
+    .executable(name: "shop", targets: ["shop"])
+  ],
+  targets: [
+    // The domain: Order, the ports and the PlaceOrder use case; the standard library only.
+    .target(name: "ShopCore"),
+    // Files, memory, clocks and report formats behind ShopCore's ports.
+    .target(name: "ShopAdapters", dependencies: ["ShopCore"]),
+    // main.swift is the composition root: the one place that sees every layer.
+    .executableTarget(
+      name: "shop",
+      dependencies: ["ShopCore", "ShopAdapters"],
+      linkerSettings: [
+        // A statically linked Swift runtime halves start-up, which dominates `shop place`.
+        .unsafeFlags(["-static-stdlib"], .when(configuration: .release))
+      ]
+    ),
+    .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
+    .testTarget(name: "ShopAdaptersTests", dependencies: ["ShopAdapters", "ShopCore"]),
+    // Runs the built `shop` binary: the command-line contract, end to end.
+    .testTarget(name: "ShopEndToEndTests", dependencies: ["shop"]),
+  ]
+)

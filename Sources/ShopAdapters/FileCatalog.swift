@@ -1,0 +1,112 @@
+import ShopCore
+
+/// Prices read from a CSV file as a spreadsheet exports it:
+///
+///     # prices in cents
+///     sku,price
+///     pen, 30
+///     lamp,190
+///
+/// One `sku,price` a line; an optional `sku,price` header first; blank lines and `#` lines
+/// skipped; spaces, tabs, a trailing CR and double quotes around fields ignored. The whole
+/// file is checked when it is loaded, so a bad line stops the command before any order.
+public struct FileCatalog: Catalog {
+  private let prices: [String: Int]
+
+  /// Reads and checks the catalog at `path`.
+  /// - Throws: ``FileError/unreadable(path:errno:)`` or ``FileError/badData(path:line:reason:)``.
+  public init(path: String) throws(FileError) {
+    switch FileSystem.contents(of: path) {
+    case .failure(let error):
+      throw .unreadable(path: path, errno: error.code)
+    case .success(let bytes):
+      try self.init(path: path, contents: bytes)
+    }
+  }
+
+  /// Checks `contents` as the catalog at `path` (which names the file in errors).
+  public init(path: String, contents: [UInt8]) throws(FileError) {
+    var prices: [String: Int] = [:]
+    var lineOfSKU: [String: Int] = [:]
+    var sawEntryOrHeader = false
+    for (index, rawLine) in contents.split(
+      separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
+    )
+    .enumerated() {
+      let number = index + 1
+      let line = FileCatalog.trimmed(rawLine)
+      if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
+      let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+        .map(FileCatalog.field)
+      guard fields.count == 2 else {
+        throw .badData(
+          path: path, line: number,
+          reason: "expected 'sku,price', found \(fields.count) field\(fields.count == 1 ? "" : "s")"
+        )
+      }
+      if !sawEntryOrHeader {
+        sawEntryOrHeader = true
+        if fields[0].elementsEqual("sku".utf8), fields[1].elementsEqual("price".utf8) { continue }
+      }
+      guard SKU.isValid(fields[0]) else {
+        throw .badData(
+          path: path, line: number,
+          reason: "invalid SKU \(CartSyntax.quoted(fields[0])): use 1-\(SKU.maximumLength) "
+            + "letters, digits, '-', '_' or '.'")
+      }
+      let sku = String(decoding: fields[0], as: UTF8.self)
+      guard let price = FileCatalog.price(fields[1]) else {
+        throw .badData(
+          path: path, line: number,
+          reason: "price of '\(sku)' is \(CartSyntax.quoted(fields[1])), not a whole number "
+            + "from 0 to \(Int.max)")
+      }
+      if let first = lineOfSKU[sku] {
+        throw .badData(
+          path: path, line: number, reason: "'\(sku)' is already listed on line \(first)")
+      }
+      lineOfSKU[sku] = number
+      prices[sku] = price
+    }
+    self.prices = prices
+  }
+
+  public func price(of sku: String) -> Int? {
+    prices[sku]
+  }
+
+  public var entries: [(sku: String, price: Int)] {
+    prices.map { (sku: $0.key, price: $0.value) }.sorted { $0.sku < $1.sku }
+  }
+
+  private static func price(_ digits: ArraySlice<UInt8>) -> Int? {
+    guard !digits.isEmpty else { return nil }
+    var value = 0
+    for byte in digits {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflowB) = product.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
+      if overflowA || overflowB { return nil }
+      value = sum
+    }
+    return value
+  }
+
+  private static func field(_ raw: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    let field = trimmed(raw)
+    if field.count >= 2, field.first == UInt8(ascii: "\""), field.last == UInt8(ascii: "\"") {
+      return field.dropFirst().dropLast()
+    }
+    return field
+  }
+
+  private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    func isSpace(_ byte: UInt8) -> Bool {
+      byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+    }
+    guard let first = bytes.firstIndex(where: { !isSpace($0) }),
+      let last = bytes.lastIndex(where: { !isSpace($0) })
+    else { return [] }
+    return bytes[first...last]
+  }
+}

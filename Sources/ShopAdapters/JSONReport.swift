@@ -1,0 +1,45 @@
+import ShopCore
+
+/// The JSON report: one object per outcome per line. A placed order is its stored JSON;
+/// a batch adds `"line": N` to every object.
+public final class JSONReport: Report {
+  private let output: any ByteOutput
+  private var encoder = OrderJSON.Encoder()
+  private var bytes: [UInt8] = []
+
+  public init(output: any ByteOutput) {
+    self.output = output
+  }
+
+  public func report(_ outcome: Outcome, line: Int?) {
+    bytes.removeAll(keepingCapacity: true)
+    switch outcome {
+    case .placed(let order):
+      encoder.append(order, line: line, to: &bytes)
+    case .unknown(let skus):
+      OrderJSON.appendObjectStart(line: line, to: &bytes)
+      bytes.append(contentsOf: #""unknown":["#.utf8)
+      for (index, sku) in skus.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        OrderJSON.appendString(sku, to: &bytes)
+      }
+      bytes.append(contentsOf: "]}\n".utf8)
+    case .tooLarge:
+      appendError(TextReport.tooLarge, line: line)
+    case .malformed(let error):
+      appendError(error.description, line: line)
+    }
+    output.write(bytes)
+  }
+
+  public func flush() throws {
+    try output.flush()
+  }
+
+  private func appendError(_ message: String, line: Int?) {
+    OrderJSON.appendObjectStart(line: line, to: &bytes)
+    bytes.append(contentsOf: #""error":"#.utf8)
+    OrderJSON.appendString(message, to: &bytes)
+    bytes.append(contentsOf: "}\n".utf8)
+  }
+}

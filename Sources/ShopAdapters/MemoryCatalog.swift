@@ -1,0 +1,21 @@
+import ShopCore
+
+/// Prices held in memory: the built-in catalog, or whatever a test hands in.
+public struct MemoryCatalog: Catalog, Sendable {
+  private let prices: [String: Int]
+
+  public init(prices: [String: Int]) {
+    self.prices = prices
+  }
+
+  /// The catalog `shop` uses when no catalog file is given.
+  public static let builtIn = MemoryCatalog(prices: ["pen": 30, "lamp": 190])
+
+  public func price(of sku: String) -> Int? {
+    prices[sku]
+  }
+
+  public var entries: [(sku: String, price: Int)] {
+    prices.map { (sku: $0.key, price: $0.value) }.sorted { $0.sku < $1.sku }
+  }
+}

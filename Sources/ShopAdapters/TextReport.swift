@@ -1,0 +1,40 @@
+import ShopCore
+
+/// The loud report: one line of plain text per outcome, `order 1001 for 225` or `no chair`.
+public final class TextReport: Report {
+  private let output: any ByteOutput
+
+  public init(output: any ByteOutput) {
+    self.output = output
+  }
+
+  public func report(_ outcome: Outcome, line: Int?) {
+    output.write(TextReport.text(of: outcome, line: line))
+  }
+
+  public func flush() throws {
+    try output.flush()
+  }
+
+  /// The line for `outcome`, newline included. A bad batch line says which line it was;
+  /// orders and unknown SKUs read exactly as `shop place` prints them.
+  static func text(of outcome: Outcome, line: Int?) -> String {
+    switch outcome {
+    case .placed(let order):
+      return "order \(order.number) for \(order.payable)\n"
+    case .unknown(let skus):
+      return "no \(skus.joined(separator: ", "))\n"
+    case .tooLarge:
+      return "\(prefix(line))\(TextReport.tooLarge)\n"
+    case .malformed(let error):
+      return "\(prefix(line))\(error)\n"
+    }
+  }
+
+  /// Why an order whose total overflows is refused, for every report and the command line.
+  public static let tooLarge = "the order's total is too large to compute"
+
+  private static func prefix(_ line: Int?) -> String {
+    line.map { "line \($0): " } ?? ""
+  }
+}

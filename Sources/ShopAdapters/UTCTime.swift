@@ -1,0 +1,85 @@
+import ShopCore
+
+/// ISO 8601 in UTC to the second (`2026-11-30T06:06:43Z`), written and read by hand: the
+/// formatter runs once per order in a batch, and Foundation's would load ICU at start-up.
+enum UTCTime {
+  static let length = 20
+
+  /// The text of `time`; years outside 0000...9999 are clamped, which no real clock reaches.
+  static func append(_ time: Timestamp, to bytes: inout [UInt8]) {
+    let limit: Int64 = 253_402_300_799  // 9999-12-31T23:59:59Z
+    let seconds = min(max(time.secondsSince1970, -62_167_219_200), limit)
+    let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+    let secondOfDay = seconds - days * 86400
+    let (year, month, day) = civil(fromDays: days)
+    appendDigits(year, 4, &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendDigits(month, 2, &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendDigits(day, 2, &bytes)
+    bytes.append(UInt8(ascii: "T"))
+    appendDigits(secondOfDay / 3600, 2, &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendDigits(secondOfDay / 60 % 60, 2, &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendDigits(secondOfDay % 60, 2, &bytes)
+    bytes.append(UInt8(ascii: "Z"))
+  }
+
+  /// Reads exactly the form ``append(_:to:)`` writes, and nothing else: a date is accepted only
+  /// if writing it back gives the same text, which rules out `2026-02-30` and friends.
+  static func parse(_ text: some Collection<UInt8>) -> Timestamp? {
+    let bytes = Array(text)
+    guard bytes.count == length else { return nil }
+    func number(_ from: Int, _ count: Int) -> Int64? {
+      var value: Int64 = 0
+      for byte in bytes[from..<(from + count)] {
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+        value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+      }
+      return value
+    }
+    guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+      let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+      (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+    else { return nil }
+    let days = self.days(fromCivil: year, month, day)
+    let time = Timestamp(secondsSince1970: days * 86400 + hour * 3600 + minute * 60 + second)
+    var check: [UInt8] = []
+    append(time, to: &check)
+    return check == bytes ? time : nil
+  }
+
+  // Howard Hinnant's days-from-civil algorithms, exact over the proleptic Gregorian calendar.
+  private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+    let shifted = days + 719_468
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+
+  private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    let year = month <= 2 ? year - 1 : year
+    let era = (year >= 0 ? year : year - 399) / 400
+    let yearOfEra = year - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  private static func appendDigits(_ value: Int64, _ width: Int, _ bytes: inout [UInt8]) {
+    var divisor: Int64 = 1
+    for _ in 1..<width { divisor *= 10 }
+    var rest = value
+    while divisor > 0 {
+      bytes.append(UInt8(ascii: "0") + UInt8(rest / divisor % 10))
+      rest %= divisor
+      divisor /= 10
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/// The text form of a cart, `pen=2 lamp=1`, shared by `shop place` arguments and batch lines.
+/// It works on bytes: a batch streams millions of lines and must not build a `String` per token.
+public enum CartSyntax {
+  public static let maximumQuantity = 1_000_000
+
+  /// Parses one `SKU=QTY` item.
+  public static func item(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Cart.Item, CartError> {
+    guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")),
+      bytes[(equals + 1)...].firstIndex(of: UInt8(ascii: "=")) == nil
+    else { return .failure(.notAnItem(quoted(bytes))) }
+    let sku = UnsafeBufferPointer(rebasing: bytes[..<equals])
+    guard SKU.isValid(sku) else { return .failure(.badSKU(quoted(bytes))) }
+    guard let quantity = quantity(UnsafeBufferPointer(rebasing: bytes[(equals + 1)...])) else {
+      return .failure(.badQuantity(quoted(bytes)))
+    }
+    return .success(Cart.Item(sku: String(decoding: sku, as: UTF8.self), quantity: quantity))
+  }
+
+  /// Parses a whole line: items separated by spaces or tabs.
+  public static func cart(line: UnsafeBufferPointer<UInt8>) -> Result<Cart, CartError> {
+    var cart = Cart()
+    var start = 0
+    while start < line.count {
+      if isBlank(line[start]) {
+        start += 1
+        continue
+      }
+      var end = start
+      while end < line.count, !isBlank(line[end]) { end += 1 }
+      switch item(UnsafeBufferPointer(rebasing: line[start..<end])) {
+      case .success(let item):
+        do { try cart.add(item) } catch { return .failure(error) }
+      case .failure(let error):
+        return .failure(error)
+      }
+      start = end
+    }
+    return cart.items.isEmpty ? .failure(.noItems) : .success(cart)
+  }
+
+  /// Parses command-line arguments, one item each.
+  public static func cart(arguments: [String]) -> Result<Cart, CartError> {
+    var cart = Cart()
+    for var argument in arguments {
+      let parsed = argument.withUTF8 { item($0) }
+      switch parsed {
+      case .success(let item):
+        do { try cart.add(item) } catch { return .failure(error) }
+      case .failure(let error):
+        return .failure(error)
+      }
+    }
+    return cart.items.isEmpty ? .failure(.noItems) : .success(cart)
+  }
+
+  /// 1...maximumQuantity in decimal digits; leading zeros are allowed, signs are not.
+  static func quantity(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard !digits.isEmpty else { return nil }
+    var value = 0
+    for byte in digits {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      value = value * 10 + Int(byte &- UInt8(ascii: "0"))
+      // Stop before the value can grow past Int: any longer run of digits is out of range.
+      if value > maximumQuantity { return nil }
+    }
+    return value >= 1 ? value : nil
+  }
+
+  @inline(__always)
+  public static func isBlank(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+  }
+
+  /// The text between single quotes, with anything unprintable (control bytes, quotes,
+  /// backslashes, non-ASCII) as `\xNN`, so an error message stays one honest line.
+  public static func quoted(_ bytes: some Sequence<UInt8>) -> String {
+    var text = "'"
+    for byte in bytes {
+      if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "'"), byte != UInt8(ascii: "\\") {
+        text.unicodeScalars.append(Unicode.Scalar(byte))
+      } else {
+        let hex = String(byte, radix: 16, uppercase: true)
+        text += byte < 0x10 ? "\\x0\(hex)" : "\\x\(hex)"
+      }
+    }
+    return text + "'"
+  }
+}

@@ -1,0 +1,21 @@
+/// A priced order that has no number yet: the store numbers it when it saves it.
+public struct Draft: Equatable, Sendable {
+  public let lines: [OrderLine]
+  /// The sum of price × quantity, computed once with checked arithmetic.
+  public let total: Int
+  public let placedAt: Timestamp
+
+  /// Nil when the total does not fit in `Int`: a total is never allowed to wrap around.
+  public init?(lines: [OrderLine], placedAt: Timestamp) {
+    var total = 0
+    for line in lines {
+      let (amount, productOverflow) = line.price.multipliedReportingOverflow(by: line.quantity)
+      let (sum, sumOverflow) = total.addingReportingOverflow(amount)
+      if productOverflow || sumOverflow { return nil }
+      total = sum
+    }
+    self.lines = lines
+    self.total = total
+    self.placedAt = placedAt
+  }
+}

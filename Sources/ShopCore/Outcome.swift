@@ -1,0 +1,11 @@
+/// What became of one order request.
+public enum Outcome: Equatable, Sendable {
+  /// Saved, durably, under its number.
+  case placed(Order)
+  /// Refused: these SKUs are not in the catalog (each once, in the order given). Nothing saved.
+  case unknown([String])
+  /// Refused: the total does not fit in `Int`. Nothing saved.
+  case tooLarge
+  /// The request was not an order at all (a bad batch line). Nothing saved.
+  case malformed(CartError)
+}
