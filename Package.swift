@@ -21,8 +21,11 @@ let package = Package(
       ]
     ),
     .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
-    .testTarget(name: "ShopAdaptersTests", dependencies: ["ShopAdapters", "ShopCore"]),
-    // Runs the built `shop` binary: the command-line contract, end to end.
-    .testTarget(name: "ShopEndToEndTests", dependencies: ["shop"]),
+    .testTarget(
+      name: "ShopAdaptersTests", dependencies: ["ShopAdapters", "ShopCore", "ShopTestSupport"]),
+    // Runs the built `shop` binary: the command-line contract and its guarantees, end to end.
+    .testTarget(name: "ShopEndToEndTests", dependencies: ["shop", "ShopTestSupport"]),
+    // Private temporary folders and a tiny full disk, for the tests that touch files.
+    .target(name: "ShopTestSupport", path: "Tests/ShopTestSupport"),
   ]
 )

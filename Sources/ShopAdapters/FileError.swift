@@ -8,6 +8,8 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
   case badData(path: String, line: Int, reason: String)
   /// A file or folder that can't be created, or a file that can't be opened for writing.
   case cannotCreate(path: String, errno: Int32)
+  /// A folder on the way to an output file that can't be created (or is not a folder).
+  case cannotCreateFolder(path: String, errno: Int32)
   /// A write or sync that failed (full disk, I/O error, closed pipe).
   case cannotWrite(path: String, errno: Int32)
 
@@ -19,6 +21,8 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
       return "\(path):\(line): \(reason)"
     case .cannotCreate(let path, let code):
       return "cannot create or open '\(path)' for writing: \(FileError.explain(code))"
+    case .cannotCreateFolder(let path, let code):
+      return "cannot create folder '\(path)': \(FileError.explain(code))"
     case .cannotWrite(let path, let code):
       return "cannot write '\(path)': \(FileError.explain(code))"
     }

@@ -76,12 +76,12 @@ enum FileSystem {
     var status = stat()
     if stat(folder, &status) == 0 {
       return (status.st_mode & S_IFMT) == S_IFDIR
-        ? nil : .cannotCreate(path: folder, errno: ENOTDIR)
+        ? nil : .cannotCreateFolder(path: folder, errno: ENOTDIR)
     }
-    guard errno == ENOENT else { return .cannotCreate(path: folder, errno: errno) }
+    guard errno == ENOENT else { return .cannotCreateFolder(path: folder, errno: errno) }
     if let failure = makeFolders(toFile: folder) { return failure }
     if mkdir(folder, 0o755) != 0, errno != EEXIST {
-      return .cannotCreate(path: folder, errno: errno)
+      return .cannotCreateFolder(path: folder, errno: errno)
     }
     syncFolder(containing: folder)
     return nil

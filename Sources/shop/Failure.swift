@@ -29,7 +29,7 @@ func failure(_ error: any Error) -> (message: String, status: Int32) {
     switch file {
     case .unreadable: return (message, ExitStatus.noInput)
     case .badData: return (message, ExitStatus.badData)
-    case .cannotCreate: return (message, ExitStatus.cannotCreate)
+    case .cannotCreate, .cannotCreateFolder: return (message, ExitStatus.cannotCreate)
     case .cannotWrite: return (message, ExitStatus.ioError)
     }
   case let full as OrdersFull:

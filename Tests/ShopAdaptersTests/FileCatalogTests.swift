@@ -1,0 +1,77 @@
+import ShopAdapters
+import ShopCore
+import ShopTestSupport
+import Testing
+
+struct FileCatalogTests {
+  func load(_ text: String) throws(FileError) -> FileCatalog {
+    try FileCatalog(path: "prices.csv", contents: Array(text.utf8))
+  }
+
+  @Test func readsWhatASpreadsheetExports() throws {
+    let catalog = try load(
+      "# prices\r\nsku,price\r\n\r\n pen , 30\r\n\"lamp\",\"190\"\r\nfree,0\r\n  # done\n")
+    #expect(catalog.price(of: "pen") == 30)
+    #expect(catalog.price(of: "lamp") == 190)
+    #expect(catalog.price(of: "free") == 0)
+    #expect(catalog.price(of: "chair") == nil)
+    #expect(catalog.entries.map(\.sku) == ["free", "lamp", "pen"])
+  }
+
+  @Test func theHeaderIsOptional() throws {
+    #expect(try load("pen,30").price(of: "pen") == 30)
+    #expect(try load("").entries.isEmpty)
+  }
+
+  @Test(arguments: [
+    ("pen,30\nlamp\n", 2, "expected 'sku,price', found 1 field"),
+    ("pen,30,1\n", 1, "expected 'sku,price', found 3 fields"),
+    ("pen,abc\n", 1, "price of 'pen' is 'abc', not a whole number from 0 to 9223372036854775807"),
+    ("pen,-1\n", 1, "price of 'pen' is '-1', not a whole number from 0 to 9223372036854775807"),
+    ("pen,1.5\n", 1, "price of 'pen' is '1.5', not a whole number from 0 to 9223372036854775807"),
+    ("pen,\n", 1, "price of 'pen' is '', not a whole number from 0 to 9223372036854775807"),
+    (
+      "pen,99999999999999999999\n", 1,
+      "price of 'pen' is '99999999999999999999', not a whole number from 0 to 9223372036854775807"
+    ),
+    ("p n,1\n", 1, "invalid SKU 'p n': use 1-64 letters, digits, '-', '_' or '.'"),
+    (",1\n", 1, "invalid SKU '': use 1-64 letters, digits, '-', '_' or '.'"),
+    ("p\"x,1\n", 1, "invalid SKU 'p\"x': use 1-64 letters, digits, '-', '_' or '.'"),
+    ("# c\npen,1\n\npen,2\n", 4, "'pen' is already listed on line 2"),
+    (
+      "pen,1\nsku,price\n", 2,
+      "price of 'sku' is 'price', not a whole number from 0 to 9223372036854775807"
+    ),
+  ])
+  func aBadLineNamesItsFileAndLine(text: String, line: Int, reason: String) {
+    do {
+      _ = try load(text)
+      Issue.record("accepted \(text)")
+    } catch {
+      guard case .badData(let path, let badLine, let actual) = error else {
+        Issue.record("wrong error \(error)")
+        return
+      }
+      #expect(path == "prices.csv")
+      #expect(badLine == line)
+      #expect(actual == reason)
+      #expect(error.description.hasPrefix("prices.csv:\(line): "))
+    }
+  }
+
+  @Test func aMissingFileIsUnreadable() throws {
+    let folder = try TemporaryFolder()
+    #expect(throws: FileError.unreadable(path: folder.file("none.csv"), errno: 2)) {
+      try FileCatalog(path: folder.file("none.csv"))
+    }
+    #expect(throws: FileError.unreadable(path: folder.path, errno: 21)) {
+      try FileCatalog(path: folder.path)
+    }
+  }
+
+  @Test func readsAFile() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.write("c.csv", "sku,price\nink,5\n")
+    #expect(try FileCatalog(path: path).price(of: "ink") == 5)
+  }
+}

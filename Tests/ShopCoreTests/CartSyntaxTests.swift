@@ -1,0 +1,86 @@
+import ShopCore
+import Testing
+
+struct CartSyntaxTests {
+  func parse(_ arguments: [String]) -> Result<Cart, CartError> {
+    CartSyntax.cart(arguments: arguments)
+  }
+
+  func parse(line: String) -> Result<Cart, CartError> {
+    var line = line
+    return line.withUTF8 { CartSyntax.cart(line: $0) }
+  }
+
+  @Test func itemsParseInOrderAndDuplicatesAddUp() throws {
+    let cart = try parse(["pen=2", "lamp=1", "pen=3", "a-b_c.9=1000000", "x=007"]).get()
+    #expect(
+      cart.items == [
+        .init(sku: "pen", quantity: 5), .init(sku: "lamp", quantity: 1),
+        .init(sku: "a-b_c.9", quantity: 1_000_000), .init(sku: "x", quantity: 7),
+      ])
+  }
+
+  @Test(arguments: [
+    ("pen", CartError.notAnItem("'pen'")),
+    ("pen=2=3", .notAnItem("'pen=2=3'")),
+    ("=2", .badSKU("'=2'")),
+    ("pen=", .badQuantity("'pen='")),
+    ("pen=0", .badQuantity("'pen=0'")),
+    ("pen=-1", .badQuantity("'pen=-1'")),
+    ("pen=+1", .badQuantity("'pen=+1'")),
+    ("pen=1.5", .badQuantity("'pen=1.5'")),
+    ("pen=1000001", .badQuantity("'pen=1000001'")),
+    ("pen=99999999999999999999999", .badQuantity("'pen=99999999999999999999999'")),
+    ("p n=1", .badSKU("'p n=1'")),
+    ("p'n=1", .badSKU("'p\\x27n=1'")),
+    ("p\"n=1", .badSKU("'p\"n=1'")),
+    ("p\u{1}n=1", .badSKU("'p\\x01n=1'")),
+    ("pé=1", .badSKU("'p\\xC3\\xA9=1'")),
+    (
+      String(repeating: "a", count: 65) + "=1",
+      .badSKU("'" + String(repeating: "a", count: 65) + "=1'")
+    ),
+  ])
+  func badItemsAreRefusedWithTheirText(item: String, error: CartError) {
+    #expect(parse([item]) == .failure(error))
+  }
+
+  @Test func aSixtyFourByteSKUIsFine() throws {
+    let sku = String(repeating: "z", count: 64)
+    #expect(try parse([sku + "=1"]).get().items == [.init(sku: sku, quantity: 1)])
+  }
+
+  @Test func noItemsIsAnError() {
+    #expect(parse([]) == .failure(.noItems))
+    #expect(parse(line: " \t ") == .failure(.noItems))
+  }
+
+  @Test func linesSplitOnSpacesAndTabs() throws {
+    let cart = try parse(line: "pen=2\tlamp=1   pen=1 ").get()
+    #expect(cart.items == [.init(sku: "pen", quantity: 3), .init(sku: "lamp", quantity: 1)])
+    #expect(parse(line: "pen=2 lamp") == .failure(.notAnItem("'lamp'")))
+  }
+
+  @Test func quantitiesThatAddUpPastIntAreRefused() throws {
+    var cart = Cart()
+    try cart.add(.init(sku: "pen", quantity: Int.max))
+    #expect(throws: CartError.quantityTooLarge(sku: "pen")) {
+      try cart.add(.init(sku: "pen", quantity: 1))
+    }
+  }
+
+  @Test func longCartsStayInFirstGivenOrder() throws {
+    let items = (0..<100).map { "sku\($0)=1" } + (0..<100).map { "sku\($0)=2" }
+    let cart = try parse(items).get()
+    #expect(cart.items.count == 100)
+    #expect(cart.items.map(\.sku) == (0..<100).map { "sku\($0)" })
+    #expect(cart.items.allSatisfy { $0.quantity == 3 })
+  }
+
+  @Test func errorMessagesSayWhatIsWrong() {
+    #expect(
+      CartError.badQuantity("'pen=0'").description
+        == "'pen=0': quantity must be a whole number from 1 to 1000000")
+    #expect(CartError.notAnItem("'pen'").description == "'pen' is not an item: expected SKU=QTY")
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A private folder under the system's temporary folder, removed when the test ends.
+/// Shared by the test targets: every test that touches files works in one of these.
+public final class TemporaryFolder {
+  public let path: String
+
+  public init() throws {
+    var template = Array((NSTemporaryDirectory() + "shop-test-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+    path = String(cString: made)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(atPath: path)
+  }
+
+  public func file(_ name: String) -> String { path + "/" + name }
+
+  public func write(_ name: String, _ text: String) throws -> String {
+    let file = file(name)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+    return file
+  }
+
+  public func read(_ name: String) throws -> String {
+    String(decoding: try Data(contentsOf: URL(fileURLWithPath: file(name))), as: UTF8.self)
+  }
+}
+
+/// Mounts a tmpfs of `kilobytes` for full-disk tests; root only, and unmounted at the end.
+public final class TinyDisk {
+  public let path: String
+  private let folder: TemporaryFolder
+
+  public static var canMount: Bool { getuid() == 0 }
+
+  public init(kilobytes: Int) throws {
+    folder = try TemporaryFolder()
+    path = folder.file("disk")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    try TinyDisk.run(["mount", "-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path])
+  }
+
+  deinit {
+    try? TinyDisk.run(["umount", path])
+  }
+
+  private static func run(_ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+  }
+}
