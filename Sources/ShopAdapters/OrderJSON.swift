@@ -16,54 +16,73 @@ enum OrderJSON {
 
     mutating func append(_ order: Order, line: Int? = nil, to bytes: inout [UInt8]) {
       appendObjectStart(line: line, to: &bytes)
-      bytes.append(contentsOf: #""number":"#.utf8)
+      bytes.append(contentsOf: Fragment.number)
       appendInt(order.number, to: &bytes)
-      bytes.append(contentsOf: #","items":["#.utf8)
       for (index, item) in order.lines.enumerated() {
-        bytes.append(contentsOf: index == 0 ? #"{"sku":"#.utf8 : #",{"sku":"#.utf8)
+        bytes.append(contentsOf: index == 0 ? Fragment.firstSKU : Fragment.nextSKU)
         appendString(item.sku, to: &bytes)
-        bytes.append(contentsOf: #","quantity":"#.utf8)
+        bytes.append(contentsOf: Fragment.quantity)
         appendInt(item.quantity, to: &bytes)
-        bytes.append(contentsOf: #","price":"#.utf8)
+        bytes.append(contentsOf: Fragment.price)
         appendInt(item.price, to: &bytes)
         bytes.append(UInt8(ascii: "}"))
       }
-      bytes.append(contentsOf: #"],"total":"#.utf8)
+      bytes.append(contentsOf: Fragment.total)
       appendInt(order.total, to: &bytes)
-      bytes.append(contentsOf: #","payable":"#.utf8)
+      bytes.append(contentsOf: Fragment.payable)
       appendInt(order.payable, to: &bytes)
-      bytes.append(contentsOf: #","placedAt":""#.utf8)
+      bytes.append(contentsOf: Fragment.placedAt)
       if order.placedAt != cachedTime {
         cachedTime = order.placedAt
         cachedText.removeAll(keepingCapacity: true)
         UTCTime.append(order.placedAt, to: &cachedText)
+        cachedText.append(contentsOf: Fragment.end)
       }
       bytes.append(contentsOf: cachedText)
-      bytes.append(contentsOf: "\"}\n".utf8)
     }
+  }
+
+  /// The fixed text between the values, as bytes once: appending a `[UInt8]` is a copy,
+  /// appending a literal's `.utf8` view walks it byte by byte.
+  private enum Fragment {
+    static let number = Array(#""number":"#.utf8)
+    static let firstSKU = Array(#","items":[{"sku":"#.utf8)
+    static let nextSKU = Array(#",{"sku":"#.utf8)
+    static let quantity = Array(#","quantity":"#.utf8)
+    static let price = Array(#","price":"#.utf8)
+    static let total = Array(#"],"total":"#.utf8)
+    static let payable = Array(#","payable":"#.utf8)
+    static let placedAt = Array(#","placedAt":""#.utf8)
+    static let end = Array("\"}\n".utf8)
+    static let line = Array(#""line":"#.utf8)
   }
 
   static func appendObjectStart(line: Int?, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "{"))
     if let line {
-      bytes.append(contentsOf: #""line":"#.utf8)
+      bytes.append(contentsOf: Fragment.line)
       appendInt(line, to: &bytes)
       bytes.append(UInt8(ascii: ","))
     }
   }
 
   static func appendInt(_ value: Int, to bytes: inout [UInt8]) {
+    if value >= 0, value < 10 {
+      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+      return
+    }
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes hold the 20 digits of UInt64
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buffer in
+    // Digits are made last first, into the end of a 20-byte scratch (UInt64 has 20 at most).
+    var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &scratch) { buffer in
+      var start = 20
       repeat {
-        buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        start -= 1
+        buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
         magnitude /= 10
-        count += 1
       } while magnitude > 0
-      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<20]))
     }
   }
 
@@ -71,18 +90,26 @@ enum OrderJSON {
   /// end the string early or start a new line.
   static func appendString(_ text: String, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(byte)
-      case 0..<0x20, 0x7F:
-        let hex = Array("0123456789abcdef".utf8)
-        bytes.append(contentsOf: #"\u00"#.utf8)
-        bytes.append(hex[Int(byte >> 4)])
-        bytes.append(hex[Int(byte & 0xF)])
-      default:
-        bytes.append(byte)
+    var text = text
+    text.withUTF8 { utf8 in
+      // SKUs never need escaping: copy them whole, and walk byte by byte only when needed.
+      guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x22 || $0 == 0x5C }) else {
+        bytes.append(contentsOf: utf8)
+        return
+      }
+      for byte in utf8 {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+          bytes.append(UInt8(ascii: "\\"))
+          bytes.append(byte)
+        case 0..<0x20, 0x7F:
+          let hex = Array("0123456789abcdef".utf8)
+          bytes.append(contentsOf: #"\u00"#.utf8)
+          bytes.append(hex[Int(byte >> 4)])
+          bytes.append(hex[Int(byte & 0xF)])
+        default:
+          bytes.append(byte)
+        }
       }
     }
     bytes.append(UInt8(ascii: "\""))
