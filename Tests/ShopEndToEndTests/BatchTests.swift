@@ -1,0 +1,196 @@
+import Foundation
+import Testing
+
+/// `shop batch`, on the built binary.
+struct BatchTests {
+  static let input = "pen=2 lamp=1\n\n# a comment\nchair=1 pen=1 desk=1\npen=0\nlamp=1\tpen=1\n"
+  static let reports = """
+    order 1001 for 225
+    no chair, desk
+    line 5: 'pen=0': quantity must be a whole number from 1 to 1000000
+    order 1002 for 198
+
+    """
+
+  @Test func fileDashAndStandardInputReadTheSame() throws {
+    let shop = try Shop()
+    let file = try shop.folder.write("batch.txt", BatchTests.input)
+    for arguments in [
+      ["batch", "--memory", file], ["batch", "--memory", "-"], ["batch", "--memory"],
+    ] {
+      let run = try shop.run(arguments, input: BatchTests.input)
+      #expect(run.stdout == BatchTests.reports, "\(arguments)")
+      #expect(run.stderr == "")
+      #expect(run.status == 1)
+    }
+  }
+
+  @Test func everyOrderIsSavedAndAllPlacedIsExitZero() throws {
+    let shop = try Shop()
+    let run = try shop.run(["batch"], input: "pen=1\nlamp=1\n# done\n")
+    #expect(run.stdout == "order 1001 for 30\norder 1002 for 190\n")
+    #expect(run.status == 0)
+    #expect(try shop.run("place", "pen=1").stdout == "order 1003 for 30\n")
+    #expect(try shop.run(["batch"], input: "").status == 0)
+  }
+
+  @Test func quietPrintsOnlyBadLinesOnStandardError() throws {
+    let shop = try Shop()
+    let run = try shop.run(["batch", "-q"], input: BatchTests.input)
+    #expect(run.stdout == "")
+    #expect(run.stderr == "line 5: 'pen=0': quantity must be a whole number from 1 to 1000000\n")
+    #expect(run.status == 1)
+    #expect(try shop.run("orders", "--count").stdout == "2\n")
+  }
+
+  @Test func jsonReportsCarryTheirLine() throws {
+    let shop = try Shop()
+    let run = try shop.run(["batch", "--json"], input: BatchTests.input)
+    let objects = try run.stdout.split(separator: "\n").map {
+      try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+    #expect(objects.map { $0["line"] as? Int } == [1, 4, 5, 6])
+    #expect(objects[0]["number"] as? Int == 1001)
+    #expect(objects[1]["unknown"] as? [String] == ["chair", "desk"])
+    #expect((objects[2]["error"] as? String)?.contains("quantity") == true)
+    #expect(objects[3]["payable"] as? Int == 198)
+  }
+
+  @Test func malformedLinesAreReportedAndSkipped() throws {
+    let shop = try Shop()
+    let catalog = try shop.folder.write("c.csv", "pen,30\ngold,9223372036854775807\n")
+    var input = Data("pen=1\np\u{1}n=1\n".utf8)
+    input.append(contentsOf: [0x70, 0xC3, 0x28, 0x3D, 0x31, 0x0A])  // invalid UTF-8
+    input.append(Data("gold=2\npen=1 pen\n\"pen\"=1\npen=1\n".utf8))
+    let started = try shop.start(["batch", "--catalog", catalog], input: input)
+    started.process.waitUntilExit()
+    let run = started.finish()
+    #expect(
+      run.stdout == """
+        order 1001 for 30
+        line 2: 'p\\x01n=1': SKU must be 1-64 letters, digits, '-', '_' or '.'
+        line 3: 'p\\xC3(=1': SKU must be 1-64 letters, digits, '-', '_' or '.'
+        line 4: the order's total is too large to compute
+        line 5: 'pen' is not an item: expected SKU=QTY
+        line 6: '"pen"=1': SKU must be 1-64 letters, digits, '-', '_' or '.'
+        order 1002 for 30
+
+        """)
+    #expect(run.status == 1)
+  }
+
+  @Test func aMissingFileIs66AndPlacesNothing() throws {
+    let shop = try Shop()
+    let run = try shop.run("batch", shop.folder.file("none.txt"))
+    #expect(run.status == 66)
+    #expect(
+      run.stderr
+        == "Error: cannot read '\(shop.folder.file("none.txt"))': No such file or directory\n")
+    #expect(run.stdout == "")
+  }
+
+  @Test func aStoreThatCanNotBeCreatedStopsTheBatch() throws {
+    let shop = try Shop()
+    let file = try shop.folder.write("plain", "x")
+    let run = try shop.run(["batch", "--orders", file + "/o.jsonl"], input: "pen=1\npen=2\n")
+    #expect(run.status == 73)
+    #expect(run.stdout == "")
+    #expect(run.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test func aReportArrivesWhileThePipeIsStillOpen() throws {
+    let shop = try Shop()
+    let pipe = Pipe()
+    let stdout = shop.folder.file("stream.out")
+    try Data().write(to: URL(fileURLWithPath: stdout))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Shop.binary)
+    process.arguments = ["batch"]
+    process.environment = ["HOME": shop.home]
+    process.standardInput = pipe
+    process.standardOutput = FileHandle(forWritingAtPath: stdout)
+    try process.run()
+    try pipe.fileHandleForWriting.write(contentsOf: Data("pen=1\n".utf8))
+    var seen = ""
+    for _ in 0..<200 where !seen.contains("\n") {
+      usleep(50_000)
+      seen = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
+    }
+    #expect(seen == "order 1001 for 30\n", "the first report waited for the end of input")
+    #expect(process.isRunning)
+    try pipe.fileHandleForWriting.write(contentsOf: Data("lamp=1\n".utf8))
+    try pipe.fileHandleForWriting.close()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    #expect(
+      try String(contentsOfFile: stdout, encoding: .utf8)
+        == "order 1001 for 30\norder 1002 for 190\n")
+  }
+
+  /// A large generated batch, checked against reports computed here, independently.
+  @Test func aLargeBatchMatchesAnIndependentComputation() throws {
+    let shop = try Shop()
+    var random = SplitMix(seed: 20_261_130)
+    var prices: [String: Int] = [:]
+    var catalog = "sku,price\n"
+    for index in 0..<300 {
+      let price = Int(random.next() % 400)
+      prices["s\(index)"] = price
+      catalog += "s\(index),\(price)\n"
+    }
+    let catalogPath = try shop.folder.write("catalog.csv", catalog)
+    var input = ""
+    var expected = ""
+    var number = 1001
+    for line in 1...30_000 {
+      var items: [(String, Int)] = []
+      for _ in 0...(random.next() % 4) {
+        items.append(("s\(random.next() % 320)", Int(random.next() % 9) + 1))
+      }
+      if random.next() % 50 == 0 {
+        input += items.map { "\($0.0)=0" }.joined(separator: " ") + "\n"
+        expected +=
+          "line \(line): '\(items[0].0)=0': quantity must be a whole number from 1 to 1000000\n"
+        continue
+      }
+      input += items.map { "\($0.0)=\($0.1)" }.joined(separator: " ") + "\n"
+      var seen: [String] = []
+      var unknown: [String] = []
+      var total = 0
+      for (sku, quantity) in items {
+        if let price = prices[sku] {
+          total += price * quantity
+        } else if !unknown.contains(sku) {
+          unknown.append(sku)
+        }
+        seen.append(sku)
+      }
+      if !unknown.isEmpty {
+        expected += "no \(unknown.joined(separator: ", "))\n"
+      } else {
+        expected += "order \(number) for \(total >= 200 ? total - total / 10 : total)\n"
+        number += 1
+      }
+    }
+    let file = try shop.folder.write("batch.txt", input)
+    let run = try shop.run("batch", "--catalog", catalogPath, file)
+    #expect(run.stdout == expected)
+    #expect(run.status == 1)
+    #expect(try shop.run("orders", "--count").stdout == "\(number - 1001)\n")
+  }
+}
+
+/// A small, fixed-seed generator, so every run of a test sees the same data.
+struct SplitMix {
+  private var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+}
