@@ -22,7 +22,7 @@ final class Shop {
   let folder: TemporaryFolder
   var home: String { folder.file("home") }
   var defaultOrders: String { home + "/.local/share/shop/orders.jsonl" }
-  private var runs = 0
+  private(set) var runs = 0
 
   init() throws {
     folder = try TemporaryFolder()
@@ -56,6 +56,7 @@ final class Shop {
     try Data().write(to: URL(fileURLWithPath: stderr))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Shop.binary)
+    process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
     process.arguments = arguments
     process.environment = ["HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"].merging(
       environment
@@ -86,5 +87,57 @@ final class Shop {
   func lines(of path: String) throws -> [Substring] {
     try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
       .split(separator: "\n")
+  }
+}
+
+extension Shop {
+  /// Runs `shop` with arguments as raw bytes (invalid UTF-8 included, which `Process` can't
+  /// pass), through posix_spawn. `signal` is set when the run died by a signal.
+  func runBytes(_ arguments: [[UInt8]], input: [UInt8], environment: [String: String] = [:])
+    throws -> (run: Run, signal: Int32?)
+  {
+    runs += 1
+    let stdin = folder.file("stdin.\(runs)")
+    let stdout = folder.file("stdout.\(runs)")
+    let stderr = folder.file("stderr.\(runs)")
+    try Data(input).write(to: URL(fileURLWithPath: stdin))
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    let variables = ["HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"].merging(environment) {
+      $1
+    }
+    // The shell only moves into the sandbox, so relative paths among fuzzed arguments land
+    // there and never in the work tree; `exec` leaves `shop` as the process we wait for.
+    let shell = ["/bin/sh", "-c", #"cd "$0" || exit 99; exec "$@""#, folder.path, Shop.binary]
+    let argv = (shell.map { Array($0.utf8) } + arguments).map {
+      bytes -> UnsafeMutablePointer<CChar>? in
+      let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+      for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
+      copy[bytes.count] = 0
+      return copy
+    }
+    let envp = variables.map { strdup("\($0.key)=\($0.value)") }
+    defer {
+      for argument in argv { argument?.deallocate() }
+      for variable in envp { free(variable) }
+    }
+    var pid: pid_t = 0
+    let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv + [nil], envp + [nil])
+    guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    func read(_ path: String) -> String {
+      String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    }
+    let signal = status & 0x7F
+    let exit = (status >> 8) & 0xFF
+    return (
+      Run(status: signal == 0 ? exit : 128 + signal, stdout: read(stdout), stderr: read(stderr)),
+      signal == 0 ? nil : signal
+    )
   }
 }

@@ -35,11 +35,12 @@ public final class TinyDisk {
 
   public static var canMount: Bool { getuid() == 0 }
 
-  public init(kilobytes: Int) throws {
+  public init(kilobytes: Int, readOnly: Bool = false) throws {
     folder = try TemporaryFolder()
     path = folder.file("disk")
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    try TinyDisk.run(["mount", "-t", "tmpfs", "-o", "size=\(kilobytes)k", "tmpfs", path])
+    let options = "size=\(kilobytes)k" + (readOnly ? ",ro" : "")
+    try TinyDisk.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", path])
   }
 
   deinit {

@@ -1,0 +1,282 @@
+import Foundation
+import ShopTestSupport
+import Testing
+
+/// The suite that tries hard to break the guarantees: many processes at once, kill -9, a full
+/// disk, bad files, fuzzed input. Seeds are fixed and printed; set SHOP_FUZZ_SEED to replay.
+@Suite(.serialized)
+struct ReliabilityTests {
+  /// Every complete line of an orders file, parsed; a torn last line is left out.
+  func savedNumbers(_ path: String) throws -> [Int] {
+    let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    lines.removeLast()  // After the last newline: empty, or a torn line.
+    return try lines.map { line in
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      return try #require(object?["number"] as? Int, "not an order: \(line)")
+    }
+  }
+
+  func reportedNumbers(_ stdout: String) -> [Int] {
+    stdout.split(separator: "\n").compactMap { line in
+      line.hasPrefix("order ")
+        ? line.split(separator: " ").dropFirst().first.flatMap { Int($0) } : nil
+    }
+  }
+
+  @Test func eightProcessesPlacingAndABatchBesideThemShareOneFile() throws {
+    let shop = try Shop()
+    let orders = shop.folder.file("orders.jsonl")
+    let batchInput = try shop.folder.write(
+      "batch.txt", (1...2000).map { "pen=\($0 % 5 + 1) lamp=1" }.joined(separator: "\n") + "\n")
+    var processes: [Process] = []
+    for worker in 0..<8 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = [
+        "-c",
+        #"for i in $(seq 100); do "$0" place --orders "$1" pen=1 lamp=$2 >/dev/null || exit 1; done"#,
+        Shop.binary, orders, "\(worker + 1)",
+      ]
+      processes.append(process)
+    }
+    let batch = Process()
+    batch.executableURL = URL(fileURLWithPath: Shop.binary)
+    batch.arguments = ["batch", "-q", "--orders", orders, batchInput]
+    processes.append(batch)
+    for process in processes { try process.run() }
+    for process in processes { process.waitUntilExit() }
+    #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "a command failed")
+    #expect(try savedNumbers(orders) == Array(1001...3800))
+    #expect(try shop.run("orders", "--orders", orders, "--count").stdout == "2800\n")
+  }
+
+  @Test func killNineLosesNothingThatWasReported() throws {
+    let shop = try Shop()
+    let orders = shop.folder.file("orders.jsonl")
+    let input = try shop.folder.write(
+      "batch.txt",
+      (1...60_000).map { "pen=\($0 % 9 + 1) lamp=\($0 % 3 + 1)" }.joined(separator: "\n"))
+    var random = SplitMix(seed: seed(default: 9))
+    for moment in 0..<12 {
+      let before = try savedNumbers(orders)
+      let started = try shop.start(["batch", "--orders", orders, input], input: nil)
+      usleep(useconds_t(20_000 + random.next() % 600_000))
+      kill(started.process.processIdentifier, SIGKILL)
+      started.process.waitUntilExit()
+      let reported = reportedNumbers(started.finish().stdout)
+      let saved = try savedNumbers(orders)
+      #expect(
+        Set(reported).isSubset(of: Set(saved)), "moment \(moment): a reported order is missing")
+      #expect(saved == Array(1001..<(1001 + saved.count)), "moment \(moment): a gap or duplicate")
+      #expect(saved.starts(with: before))
+      // The next command goes on from the last complete order.
+      let next = try shop.run("place", "--orders", orders, "pen=1")
+      #expect(next.stdout == "order \(1001 + saved.count) for 30\n", "moment \(moment)")
+      #expect(try shop.run("orders", "--orders", orders, "--count").status == 0)
+    }
+  }
+
+  @Test(.enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root"))
+  func aFullDiskStopsWith74AndKeepsEveryReportedOrder() throws {
+    let shop = try Shop()
+    let disk = try TinyDisk(kilobytes: 16)
+    let orders = disk.path + "/orders.jsonl"
+    var reported: [Int] = []
+    var last = Run(status: 0, stdout: "", stderr: "")
+    for _ in 0..<1000 where last.status == 0 {
+      last = try shop.run("place", "--orders", orders, "pen=1", "lamp=2", "ink-\(reported.count)=1")
+      reported += reportedNumbers(last.stdout)
+    }
+    // ink-N is unknown to the built-in catalog: place pens and lamps until the disk is full.
+    #expect(reported.isEmpty)
+    last = Run(status: 0, stdout: "", stderr: "")
+    for _ in 0..<1000 where last.status == 0 {
+      last = try shop.run("place", "--orders", orders, "pen=1", "lamp=2")
+      reported += reportedNumbers(last.stdout)
+    }
+    #expect(last.status == 74)
+    #expect(last.stderr == "Error: cannot write '\(orders)': No space left on device\n")
+    #expect(try savedNumbers(orders) == reported)
+    #expect(FileManager.default.contents(atPath: orders)?.last == UInt8(ascii: "\n"))
+
+    let batch = try shop.run(
+      ["batch", "--orders", orders], input: String(repeating: "pen=1\n", count: 500))
+    #expect(batch.status == 74)
+    #expect(batch.stderr.split(separator: "\n").count == 1)
+    reported += reportedNumbers(batch.stdout)
+    #expect(try savedNumbers(orders) == reported)
+    #expect(try shop.run("orders", "--orders", orders).status == 0)
+  }
+
+  @Test func badFilesGiveTheirCodeAndChangeNothingSaved() throws {
+    let shop = try Shop()
+    let orders = shop.folder.file("orders.jsonl")
+    try shop.run("place", "--orders", orders, "pen=1")
+    try shop.run("place", "--orders", orders, "lamp=1")
+    let good = try shop.folder.read("orders.jsonl")
+    let lines = good.split(separator: "\n")
+
+    // A corrupt line in the middle: listing stops at it; placing, which reads the end, goes on.
+    try (lines[0] + "\n{\"number\":\n" + lines[1] + "\n").write(
+      toFile: orders, atomically: false, encoding: .utf8)
+    let listing = try shop.run("orders", "--orders", orders)
+    #expect(listing.status == 65)
+    #expect(listing.stderr.hasPrefix("Error: \(orders):2: not an order"))
+    let before = try shop.folder.read("orders.jsonl")
+    #expect(try shop.run("place", "--orders", orders, "pen=1").stdout == "order 1003 for 30\n")
+    #expect(try shop.folder.read("orders.jsonl").hasPrefix(before))
+
+    // A torn last line: cut off by the next writer, invisible to readers.
+    try (good + #"{"number":1003,"it"#).write(toFile: orders, atomically: false, encoding: .utf8)
+    #expect(try shop.run("orders", "--orders", orders, "--count").stdout == "2\n")
+    #expect(try shop.run("place", "--orders", orders, "pen=1").stdout == "order 1003 for 30\n")
+    #expect(try savedNumbers(orders) == [1001, 1002, 1003])
+
+    // A corrupt last line: placing refuses and changes nothing.
+    try (good + "{}\n").write(toFile: orders, atomically: false, encoding: .utf8)
+    let refused = try shop.run("place", "--orders", orders, "pen=1")
+    #expect(refused.status == 65)
+    #expect(refused.stderr.hasPrefix("Error: \(orders):3: the last order is unreadable"))
+    #expect(try shop.folder.read("orders.jsonl") == good + "{}\n")
+
+    // Each kind of bad catalog line.
+    for (text, line) in [
+      ("pen\n", 1), ("pen,1,2\n", 1), ("pen,x\n", 1), ("pen,-1\n", 1), ("p n,1\n", 1),
+      ("pen,1\npen,2\n", 2), ("sku,price\n\n#\npen,1.0\n", 4),
+    ] {
+      let catalog = try shop.folder.write("bad.csv", text)
+      let run = try shop.run("place", "--orders", orders, "--catalog", catalog, "pen=1")
+      #expect(run.status == 65, "\(text)")
+      #expect(run.stderr.hasPrefix("Error: \(catalog):\(line): "), "\(text)")
+    }
+    #expect(try shop.folder.read("orders.jsonl") == good + "{}\n")
+
+    // A path whose folder is a file.
+    let file = try shop.folder.write("plain", "x")
+    #expect(try shop.run("place", "--orders", file + "/orders.jsonl", "pen=1").status == 73)
+  }
+
+  @Test(.enabled(if: TinyDisk.canMount, "mounting a read-only tmpfs needs root"))
+  func aFolderThatCanNotBeWrittenIs73() throws {
+    let shop = try Shop()
+    let disk = try TinyDisk(kilobytes: 16, readOnly: true)
+    let run = try shop.run("place", "--orders", disk.path + "/orders.jsonl", "pen=1")
+    #expect(run.status == 73)
+    #expect(
+      run.stderr
+        == "Error: cannot create or open '\(disk.path)/orders.jsonl' for writing: Read-only file system\n"
+    )
+    let deeper = try shop.run(
+      ["batch", "--orders", disk.path + "/sub/orders.jsonl"], input: "pen=1\n")
+    #expect(deeper.status == 73)
+    #expect(
+      deeper.stderr == "Error: cannot create folder '\(disk.path)/sub': Read-only file system\n")
+  }
+
+  static let tokens: [[UInt8]] =
+    [
+      "place", "batch", "orders", "catalog", "help", "-q", "--quiet", "--json", "--memory",
+      "--count", "--orders", "--orders=", "--catalog", "--catalog=", "--", "-", "-h", "--help",
+      "--version", "pen", "lamp", "chair", "=", "pen=1", "lamp=2", "pen=0", "1", "1000000",
+      "1000001", "99999999999999999999", "'", "\"", "\u{1}", "\u{1B}[2J", "\n", "\t", " ", "é",
+      "orders.jsonl", "catalog.csv", "bad.csv", "/nonexistent/x", ",", "{", "}", "\\",
+    ].map { Array($0.utf8) } + [[0xFF], [0xC3, 0x28], [0x80]]
+
+  @Test func fuzzedCommandLinesNeverCrashAndNeverCorruptTheFile() throws {
+    let shop = try Shop()
+    let seed = seed(default: 20_261_130)
+    print("fuzz seed: \(seed) (replay with SHOP_FUZZ_SEED=\(seed))")
+    var random = SplitMix(seed: seed)
+    _ = try shop.folder.write(
+      "catalog.csv", "sku,price\npen,30\nlamp,190\ngold,9223372036854775807\n")
+    _ = try shop.folder.write("bad.csv", "pen,30\npen,31\n")
+    let environment = ["SHOP_ORDERS": shop.folder.file("orders.jsonl")]
+    for round in 0..<1500 {
+      var arguments: [[UInt8]] = []
+      for _ in 0..<(random.next() % 7) {
+        var argument: [UInt8] = []
+        for _ in 0...(random.next() % 3) {
+          argument += Self.tokens[Int(random.next() % UInt64(Self.tokens.count))]
+        }
+        arguments.append(argument)
+      }
+      try check(shop, arguments, input: [], environment, "round \(round) of seed \(seed)")
+    }
+    for round in 0..<300 {
+      var input: [UInt8] = []
+      for _ in 0..<(random.next() % 60) {
+        switch random.next() % 4 {
+        case 0: input += Array("pen=1 lamp=2\n".utf8)
+        case 1: input.append(UInt8(truncatingIfNeeded: random.next()))
+        default: input += Self.tokens[Int(random.next() % UInt64(Self.tokens.count))]
+        }
+      }
+      let options: [[UInt8]] = random.next() % 2 == 0 ? [] : [Array("--json".utf8)]
+      try check(
+        shop, [Array("batch".utf8)] + options, input: input, environment,
+        "batch round \(round) of seed \(seed)")
+    }
+    let listing = try shop.run(["orders"], environment: environment)
+    #expect(listing.status == 0, "the orders file no longer parses: \(listing.stderr)")
+  }
+
+  private func check(
+    _ shop: Shop, _ arguments: [[UInt8]], input: [UInt8], _ environment: [String: String],
+    _ replay: String
+  ) throws {
+    let (run, signal) = try shop.runBytes(arguments, input: input, environment: environment)
+    let shown = arguments.map { CartSyntaxDisplay.quoted($0) }.joined(separator: " ")
+    #expect(signal == nil, "died by signal \(signal ?? 0): \(shown) (\(replay))")
+    #expect(
+      [0, 1, 64, 65, 66, 73, 74].contains(run.status), "exit \(run.status): \(shown) (\(replay))")
+    if run.status > 1 {
+      #expect(!run.stderr.isEmpty, "exit \(run.status) without a message: \(shown) (\(replay))")
+    }
+  }
+
+  @Test func jsonSpecialCharactersCanNotAddAFieldOrALine() throws {
+    let shop = try Shop()
+    let orders = shop.folder.file("orders.jsonl")
+    let catalog = try shop.folder.write(
+      "c.csv", "pen,30\n")
+    let evil = [
+      #"pen=1","total":1"#, #"pen","x":"y=1"#, "pen\u{2028}=1", #"pen\"=1"#, "pen}=1",
+      #"{"number":1}=1"#,
+    ]
+    for item in evil {
+      let run = try shop.run("place", "--orders", orders, "--catalog", catalog, item)
+      #expect(run.status == 64, "\(item)")
+    }
+    // A NUL can't be in an argument, but it can be in a batch line.
+    let batch = try shop.run(
+      ["batch", "--orders", orders, "--catalog", catalog],
+      input: (evil + ["pen=1\u{0}", "pen\u{0}=1"]).joined(separator: "\n"))
+    #expect(batch.status == 1)
+    #expect(batch.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("line ") })
+    for text in ["\"pe\"\"n\",1\n", "pe\"n,1\n", "pen\\,1\n", "{\"a\":1},1\n"] {
+      let bad = try shop.folder.write("evil.csv", text)
+      #expect(try shop.run("catalog", "--catalog", bad).status == 65, "\(text)")
+    }
+    try shop.run("place", "--orders", orders, "--catalog", catalog, "pen=1")
+    let lines = try shop.lines(of: orders)
+    #expect(lines.count == 1)
+    let object = try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]
+    #expect(
+      Set(object?.keys.map { $0 } ?? []) == ["number", "items", "total", "payable", "placedAt"])
+  }
+
+  func seed(default value: UInt64) -> UInt64 {
+    ProcessInfo.processInfo.environment["SHOP_FUZZ_SEED"].flatMap { UInt64($0) } ?? value
+  }
+}
+
+/// Arguments made printable for failure messages.
+enum CartSyntaxDisplay {
+  static func quoted(_ bytes: [UInt8]) -> String {
+    "'"
+      + bytes.map {
+        $0 >= 0x20 && $0 < 0x7F ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16)
+      }.joined() + "'"
+  }
+}
