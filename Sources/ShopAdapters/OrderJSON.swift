@@ -4,7 +4,7 @@ import ShopCore
 ///
 ///     {"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"placedAt":"2026-11-30T06:06:43Z"}
 ///
-/// Written by hand, byte by byte: a batch writes millions of these, and `JSONEncoder` per
+/// Written by hand, into memory sized beforehand (``ByteWriter``): a batch writes millions of these, and `JSONEncoder` per
 /// order would cost more than everything else together.
 enum OrderJSON {
   /// Writes orders; keeps the text of the last timestamp, which a whole batch group shares.
@@ -15,36 +15,40 @@ enum OrderJSON {
     init() {}
 
     mutating func append(_ order: Order, line: Int? = nil, to bytes: inout [UInt8]) {
-      appendObjectStart(line: line, to: &bytes)
-      bytes.append(contentsOf: Fragment.number)
-      appendInt(order.number, to: &bytes)
-      for (index, item) in order.lines.enumerated() {
-        bytes.append(contentsOf: index == 0 ? Fragment.firstSKU : Fragment.nextSKU)
-        appendString(item.sku, to: &bytes)
-        bytes.append(contentsOf: Fragment.quantity)
-        appendInt(item.quantity, to: &bytes)
-        bytes.append(contentsOf: Fragment.price)
-        appendInt(item.price, to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
-      }
-      bytes.append(contentsOf: Fragment.total)
-      appendInt(order.total, to: &bytes)
-      bytes.append(contentsOf: Fragment.payable)
-      appendInt(order.payable, to: &bytes)
-      bytes.append(contentsOf: Fragment.placedAt)
       if order.placedAt != cachedTime {
         cachedTime = order.placedAt
         cachedText.removeAll(keepingCapacity: true)
         UTCTime.append(order.placedAt, to: &cachedText)
-        cachedText.append(contentsOf: Fragment.end)
       }
-      bytes.append(contentsOf: cachedText)
+      // Fixed text and six integers of at most 20 digits, then each item's share.
+      var bound = 256
+      for item in order.lines { bound += 96 + ByteWriter.jsonStringBound(item.sku) }
+      ByteWriter.append(to: &bytes, capacity: bound) { writer in
+        writer.putObjectStart(line: line)
+        writer.put(Fragment.number)
+        writer.put(order.number)
+        for (index, item) in order.lines.enumerated() {
+          writer.put(index == 0 ? Fragment.firstSKU : Fragment.nextSKU)
+          writer.putJSONString(item.sku)
+          writer.put(Fragment.quantity)
+          writer.put(item.quantity)
+          writer.put(Fragment.price)
+          writer.put(item.price)
+          writer.put(UInt8(ascii: "}"))
+        }
+        writer.put(Fragment.total)
+        writer.put(order.total)
+        writer.put(Fragment.payable)
+        writer.put(order.payable)
+        writer.put(Fragment.placedAt)
+        writer.put(cachedText)
+        writer.put(Fragment.end)
+      }
     }
   }
 
-  /// The fixed text between the values, as bytes once: appending a `[UInt8]` is a copy,
-  /// appending a literal's `.utf8` view walks it byte by byte.
-  private enum Fragment {
+  /// The fixed text between the values, as bytes once rather than a literal's UTF-8 view.
+  fileprivate enum Fragment {
     static let number = Array(#""number":"#.utf8)
     static let firstSKU = Array(#","items":[{"sku":"#.utf8)
     static let nextSKU = Array(#",{"sku":"#.utf8)
@@ -57,62 +61,19 @@ enum OrderJSON {
     static let line = Array(#""line":"#.utf8)
   }
 
+  /// `{`, and `"line":N,` when the object reports a batch line.
   static func appendObjectStart(line: Int?, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "{"))
-    if let line {
-      bytes.append(contentsOf: Fragment.line)
-      appendInt(line, to: &bytes)
-      bytes.append(UInt8(ascii: ","))
-    }
+    ByteWriter.append(to: &bytes, capacity: 32) { $0.putObjectStart(line: line) }
   }
 
   static func appendInt(_ value: Int, to bytes: inout [UInt8]) {
-    if value >= 0, value < 10 {
-      bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
-      return
-    }
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    // Digits are made last first, into the end of a 20-byte scratch (UInt64 has 20 at most).
-    var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    withUnsafeMutableBytes(of: &scratch) { buffer in
-      var start = 20
-      repeat {
-        start -= 1
-        buffer[start] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
-      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<20]))
-    }
+    ByteWriter.append(to: &bytes, capacity: 20) { $0.put(value) }
   }
 
-  /// A JSON string; quotes, backslashes and control characters are escaped, so no text can
-  /// end the string early or start a new line.
   static func appendString(_ text: String, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "\""))
-    var text = text
-    text.withUTF8 { utf8 in
-      // SKUs never need escaping: copy them whole, and walk byte by byte only when needed.
-      guard utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x22 || $0 == 0x5C }) else {
-        bytes.append(contentsOf: utf8)
-        return
-      }
-      for byte in utf8 {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-          bytes.append(UInt8(ascii: "\\"))
-          bytes.append(byte)
-        case 0..<0x20, 0x7F:
-          let hex = Array("0123456789abcdef".utf8)
-          bytes.append(contentsOf: #"\u00"#.utf8)
-          bytes.append(hex[Int(byte >> 4)])
-          bytes.append(hex[Int(byte & 0xF)])
-        default:
-          bytes.append(byte)
-        }
-      }
+    ByteWriter.append(to: &bytes, capacity: ByteWriter.jsonStringBound(text)) {
+      $0.putJSONString(text)
     }
-    bytes.append(UInt8(ascii: "\""))
   }
 
   /// Reads one line (without its newline) back into an order, or says why it is not one.
@@ -167,5 +128,16 @@ struct OrderJSONError: Error, Equatable {
 
   init(_ reason: String) {
     self.reason = reason
+  }
+}
+
+extension ByteWriter {
+  fileprivate mutating func putObjectStart(line: Int?) {
+    put(UInt8(ascii: "{"))
+    if let line {
+      put(OrderJSON.Fragment.line)
+      put(line)
+      put(UInt8(ascii: ","))
+    }
   }
 }

@@ -58,6 +58,21 @@ struct OrderJSONTests {
     }
   }
 
+  @Test func aWriterThatIsTooSmallRetriesAndNeverOverruns() {
+    var bytes: [UInt8] = Array("x".utf8)
+    ByteWriter.append(to: &bytes, capacity: 1) { writer in
+      writer.put(Int.min)
+      writer.putJSONString("\u{1}\"")
+      writer.put(Int.max)
+    }
+    #expect(
+      String(decoding: bytes, as: UTF8.self) == #"x-9223372036854775808"\u0001\"""# + "\(Int.max)")
+    var bound = 0
+    bytes = []
+    ByteWriter.append(to: &bytes, capacity: 0) { bound = $0.count }
+    #expect(bound == 0 && bytes.isEmpty)
+  }
+
   static let good =
     #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"placedAt":"2026-11-30T06:06:43Z"}"#
 
