@@ -1,15 +1,15 @@
 import ShopCore
 
 /// Prices held in memory: the built-in catalog, or whatever a test hands in.
-public struct MemoryCatalog: Catalog, Sendable {
+public struct MemoryCatalog: Catalog {
   private let prices: [String: Int]
 
   public init(prices: [String: Int]) {
     self.prices = prices
   }
 
-  /// The catalog `shop` uses when no catalog file is given.
-  public static let builtIn = MemoryCatalog(prices: ["pen": 30, "lamp": 190])
+  /// The prices `shop` uses when no catalog file is given.
+  public static let builtInPrices = ["pen": 30, "lamp": 190]
 
   public func price(of sku: String) -> Int? {
     prices[sku]

@@ -28,7 +28,9 @@ struct Terminal {
 
 // Which catalog: --catalog, else $SHOP_CATALOG, else the built-in prices.
 func makeCatalog(path flag: String?, _ environment: Environment) throws -> any Catalog {
-  guard let path = flag ?? environment.shopCatalog else { return MemoryCatalog.builtIn }
+  guard let path = flag ?? environment.shopCatalog else {
+    return MemoryCatalog(prices: MemoryCatalog.builtInPrices)
+  }
   return try FileCatalog(path: path)
 }
 
