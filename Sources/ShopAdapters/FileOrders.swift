@@ -73,12 +73,7 @@ public final class FileOrders: Orders {
     var carry: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let count = try chunk.withUnsafeMutableBytes { buffer in
-        switch FileSystem.read(reader, into: buffer) {
-        case .success(let count): return count
-        case .failure(let error): throw FileError.unreadable(path: path, errno: error.code)
-        }
-      }
+      let count = try read(reader, into: &chunk)
       if count == 0 { return }  // What is left in `carry` is a torn line: never reported.
       carry.append(contentsOf: chunk[..<count])
       var start = 0
@@ -107,12 +102,7 @@ public final class FileOrders: Orders {
     var lines = 0
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let count = try chunk.withUnsafeMutableBytes { buffer in
-        switch FileSystem.read(reader, into: buffer) {
-        case .success(let count): return count
-        case .failure(let error): throw FileError.unreadable(path: path, errno: error.code)
-        }
-      }
+      let count = try read(reader, into: &chunk)
       if count == 0 { break }
       chunk.withUnsafeBytes { buffer in
         guard let base = buffer.baseAddress else { return }
@@ -132,6 +122,15 @@ public final class FileOrders: Orders {
         reason: "the last order is \(last) but \(lines) lines must end with \(expected)")
     }
     return lines
+  }
+
+  /// The next chunk of a sequential read; 0 at the end of the file.
+  private func read(_ descriptor: Int32, into chunk: inout [UInt8]) throws -> Int {
+    let result = chunk.withUnsafeMutableBytes { FileSystem.read(descriptor, into: $0) }
+    switch result {
+    case .success(let count): return count
+    case .failure(let error): throw FileError.unreadable(path: path, errno: error.code)
+    }
   }
 
   // MARK: - The end of the file
