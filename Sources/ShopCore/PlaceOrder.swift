@@ -20,20 +20,21 @@ public struct PlaceOrder {
   /// ``Outcome/tooLarge`` is returned but not reported: for a single order it is an error of
   /// the command, which the caller shows as such.
   public func place(_ cart: Cart) throws -> Outcome {
-    let outcome = price(cart, at: clock.now())
-    guard case .placed(let draft) = outcome else {
-      if case .unknown(let skus) = outcome {
-        report.report(.unknown(skus), line: nil)
-        try report.flush()
-        return .unknown(skus)
+    let outcome: Outcome
+    switch price(cart, at: clock.now()) {
+    case .placed(let draft):
+      guard let order = try orders.save([draft]).first else {
+        throw PlaceOrderError.storeSavedTooFew
       }
+      outcome = .placed(order)
+    case .unknown(let skus):
+      outcome = .unknown(skus)
+    case .tooLarge:
       return .tooLarge
     }
-    let orders = try self.orders.save([draft])
-    guard let order = orders.first else { throw PlaceOrderError.storeSavedTooFew }
-    report.report(.placed(order), line: nil)
+    report.report(outcome, line: nil)
     try report.flush()
-    return .placed(order)
+    return outcome
   }
 
   /// Places a group of requests with one call to the store (one durable commit), then
@@ -41,7 +42,7 @@ public struct PlaceOrder {
   /// - Returns: how many requests were not placed.
   public func place(_ requests: [Request]) throws -> Int {
     let now = clock.now()
-    var pricings: [Pricing] = []
+    var pricings: [Result<Pricing, CartError>] = []
     pricings.reserveCapacity(requests.count)
     var drafts: [Draft] = []
     drafts.reserveCapacity(requests.count)
@@ -50,9 +51,9 @@ public struct PlaceOrder {
       case .success(let cart):
         let pricing = price(cart, at: now)
         if case .placed(let draft) = pricing { drafts.append(draft) }
-        pricings.append(pricing)
+        pricings.append(.success(pricing))
       case .failure(let error):
-        pricings.append(.malformed(error))
+        pricings.append(.failure(error))
       }
     }
     var saved = try drafts.isEmpty ? [] : orders.save(drafts)[...]
@@ -60,14 +61,14 @@ public struct PlaceOrder {
     for (request, pricing) in zip(requests, pricings) {
       let outcome: Outcome
       switch pricing {
-      case .placed:
+      case .success(.placed):
         guard let order = saved.popFirst() else { throw PlaceOrderError.storeSavedTooFew }
         outcome = .placed(order)
-      case .unknown(let skus):
+      case .success(.unknown(let skus)):
         outcome = .unknown(skus)
-      case .tooLarge:
+      case .success(.tooLarge):
         outcome = .tooLarge
-      case .malformed(let error):
+      case .failure(let error):
         outcome = .malformed(error)
       }
       if case .placed = outcome {} else { rejected += 1 }
@@ -77,12 +78,11 @@ public struct PlaceOrder {
     return rejected
   }
 
-  /// An outcome before the store has numbered the order.
+  /// What pricing a cart gives, before the store has numbered the order.
   private enum Pricing {
     case placed(Draft)
     case unknown([String])
     case tooLarge
-    case malformed(CartError)
   }
 
   private func price(_ cart: Cart, at now: Timestamp) -> Pricing {
