@@ -104,14 +104,8 @@ public final class FileOrders: Orders {
     while true {
       let count = try read(reader, into: &chunk)
       if count == 0 { break }
-      chunk.withUnsafeBytes { buffer in
-        guard let base = buffer.baseAddress else { return }
-        var cursor = base
-        let end = base + count
-        while let found = memchr(cursor, 0x0A, end - cursor) {
-          lines += 1
-          cursor = UnsafeRawPointer(found) + 1
-        }
+      lines += chunk.withUnsafeBytes {
+        FileSystem.newlines(in: UnsafeRawBufferPointer(rebasing: $0[..<count]))
       }
     }
     let tail = try readTail(reader)
@@ -208,9 +202,15 @@ public final class FileOrders: Orders {
         FileSystem.read(
           descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<length]), at: position)
       }
-      guard case .success(let count) = read, count > 0 else { break }
-      lines += block[..<count].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-      position += count
+      switch read {
+      case .failure(let error): throw FileError.unreadable(path: path, errno: error.code)
+      case .success(0): return lines
+      case .success(let count):
+        lines += block.withUnsafeBytes {
+          FileSystem.newlines(in: UnsafeRawBufferPointer(rebasing: $0[..<count]))
+        }
+        position += count
+      }
     }
     return lines
   }

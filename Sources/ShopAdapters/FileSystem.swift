@@ -48,6 +48,18 @@ enum FileSystem {
     }
   }
 
+  /// How many newlines `bytes` holds; `memchr` scans far faster than a byte loop.
+  static func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
+    guard var cursor = bytes.baseAddress else { return 0 }
+    let end = cursor + bytes.count
+    var count = 0
+    while let found = memchr(cursor, 0x0A, end - cursor) {
+      count += 1
+      cursor = UnsafeRawPointer(found) + 1
+    }
+    return count
+  }
+
   /// The whole of a small file, such as a catalog.
   static func contents(of path: String) -> Result<[UInt8], Errno> {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)

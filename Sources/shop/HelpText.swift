@@ -4,7 +4,7 @@ enum HelpText {
 
   static func usage(_ command: Command?) -> String {
     switch command {
-    case nil, .help: return "shop <command> [options]"
+    case nil: return "shop <command> [options]"
     case .place: return "shop place [options] SKU=QTY..."
     case .batch: return "shop batch [options] [FILE]"
     case .orders: return "shop orders [--orders PATH] [--json | --count]"
@@ -14,7 +14,7 @@ enum HelpText {
 
   static func text(for command: Command?) -> String {
     switch command {
-    case nil, .help: return top
+    case nil: return top
     case .place: return place
     case .batch: return batch
     case .orders: return orders

@@ -14,6 +14,8 @@ extension Invocation {
       self = .help(nil)
     case "--version":
       self = .version
+    case "help":
+      self = try Invocation.help(rest)
     default:
       guard let command = Command(rawValue: first) else {
         let what = first.hasPrefix("-") ? "unknown option" : "unknown command"
@@ -28,14 +30,6 @@ extension Invocation {
   {
     var scanner = ArgumentScanner(command: command, arguments: arguments)
     switch command {
-    case .help:
-      let topics = try scanner.operands()
-      guard topics.count <= 1 else { throw scanner.error("too many arguments") }
-      guard let topic = topics.first else { return .help(nil) }
-      guard let command = Command(rawValue: topic) else {
-        throw scanner.error("unknown command \(CartSyntax.quoted(topic.utf8))")
-      }
-      return .help(command)
     case .place:
       let (options, items) = try placement(&scanner)
       if scanner.wantsHelp { return .help(.place) }
@@ -91,6 +85,18 @@ extension Invocation {
       }
       return .catalog(catalogPath: path, json: json)
     }
+  }
+
+  /// `shop help [COMMAND]`; its errors show the top-level usage.
+  private static func help(_ arguments: [String]) throws(UsageError) -> Invocation {
+    guard arguments.count <= 1 else {
+      throw UsageError(message: "too many arguments", command: nil)
+    }
+    guard let topic = arguments.first, topic != "-h", topic != "--help" else { return .help(nil) }
+    guard let command = Command(rawValue: topic) else {
+      throw UsageError(message: "unknown command \(CartSyntax.quoted(topic.utf8))", command: nil)
+    }
+    return .help(command)
   }
 
   /// The options of `place` and `batch`, and their operands.

@@ -12,9 +12,9 @@ enum Invocation: Equatable {
   case catalog(catalogPath: String?, json: Bool)
 }
 
-/// The commands, as they are typed.
+/// The commands, as they are typed. `help` is not one of them: it only names one.
 enum Command: String, CaseIterable, Equatable {
-  case place, batch, orders, catalog, help
+  case place, batch, orders, catalog
 }
 
 /// The choices `place` and `batch` share.

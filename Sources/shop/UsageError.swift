@@ -5,8 +5,6 @@ struct UsageError: Error, Equatable {
 
   /// The swift-argument-parser layout: the error, the usage line, where to read more.
   var text: String {
-    // `shop help` has no usage of its own: it points at the top-level one.
-    let command = self.command == .help ? nil : self.command
     let usage = HelpText.usage(command)
     let helpCommand = command.map { "shop \($0.rawValue) --help" } ?? "shop --help"
     return "Error: \(message)\nUsage: \(usage)\n  See '\(helpCommand)' for more information.\n"

@@ -81,7 +81,7 @@ struct UsageTests {
     let shop = try Shop()
     let top = try shop.run([])
     #expect(top.status == 0 && top.stderr == "")
-    for arguments in [["--help"], ["-h"], ["help"]] {
+    for arguments in [["--help"], ["-h"], ["help"], ["help", "--help"]] {
       #expect(try shop.run(arguments).stdout == top.stdout)
     }
     for section in ["OVERVIEW:", "USAGE: shop <command> [options]", "OPTIONS:", "SUBCOMMANDS:"] {
