@@ -1,0 +1,28 @@
+/// The reading side of a store of orders: what `shop orders` lists, in any of its forms.
+///
+/// Every call reads a snapshot: the orders saved when it started, none that a concurrent
+/// writer adds (or a torn write it cuts) while it runs. Every form checks the numbering it
+/// reads: orders run from ``Order/firstNumber`` up by one; a gap, a repeat or a record that is
+/// not an order throws a ``ShopError`` with ``ExitStatus/dataError`` naming where.
+///
+/// The visitor gets each order and, when the store keeps one, the order's own stored record
+/// in the orders' JSON Lines format (without its newline), valid only during the call: a
+/// listing can copy it instead of encoding the order again. A store that keeps no such
+/// record passes nil.
+public protocol OrderHistory: AnyObject {
+  /// Visits every saved order, oldest first, as it reads them: memory does not grow with
+  /// the number of orders, and what was visited before an error stays visited.
+  func forEach(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws
+
+  /// How many orders are saved.
+  func count() throws -> Int
+
+  /// Visits the last `count` saved orders (all of them when there are fewer), oldest first.
+  /// Its cost does not grow with the number of orders saved before them.
+  func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws
+
+  /// Visits the order numbered `number` and returns true, or returns false when none is saved.
+  func order(
+    numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws -> Bool
+}
