@@ -12,7 +12,7 @@
 public protocol OrderHistory: AnyObject {
   /// Visits every saved order, oldest first, as it reads them: memory does not grow with
   /// the number of orders, and what was visited before an error stays visited.
-  func forEach(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws
+  func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws
 
   /// How many orders are saved.
   func count() throws -> Int

@@ -1,7 +1,7 @@
 /// The use case: prices a cart from the catalog, has the store number and save it, reports.
 ///
 /// Every part arrives through the initializer as a non-optional `let`: a root that forgets
-/// one does not compile, where the Objective-C original would run with a silent nil.
+/// one does not compile.
 public struct PlaceOrder {
   private let catalog: any Catalog
   private let orders: any Orders
@@ -103,6 +103,12 @@ public struct PlaceOrder {
 }
 
 /// A store broke the ``Orders`` promise of one order per draft; never caused by input.
-public enum PlaceOrderError: Error, Equatable, Sendable {
+public enum PlaceOrderError: ShopError, Equatable, Sendable {
   case storeSavedTooFew
+
+  public var status: ExitStatus { .software }
+
+  public var message: String {
+    "internal error: the store saved fewer orders than it was given (please report this bug)"
+  }
 }

@@ -1,13 +1,26 @@
-/// Where the orders file is: a flag wins over `$SHOP_ORDERS`, which wins over the XDG default
+import ShopAdapters
+import ShopCore
+
+/// Where the orders are: a flag wins over `$SHOP_ORDERS`, which wins over the XDG default
 /// `$XDG_DATA_HOME/shop/orders.jsonl`, with `XDG_DATA_HOME` defaulting to `$HOME/.local/share`.
 /// Empty values count as unset, and a relative `XDG_DATA_HOME` is ignored, as the XDG Base
-/// Directory specification says.
-func ordersLocation(flag: String?, shopOrders: String?, xdgDataHome: String?, home: String?)
-  -> String?
-{
+/// Directory specification says. Every value is used as the bytes it holds.
+func ordersLocation(
+  flag: FilePath?, shopOrders: [UInt8]?, xdgDataHome: [UInt8]?, home: [UInt8]?
+) -> FilePath? {
   if let flag { return flag }
-  if let shopOrders, !shopOrders.isEmpty { return shopOrders }
-  if let xdgDataHome, xdgDataHome.hasPrefix("/") { return xdgDataHome + "/shop/orders.jsonl" }
-  if let home, !home.isEmpty { return home + "/.local/share/shop/orders.jsonl" }
+  if let shopOrders, !shopOrders.isEmpty { return FilePath(shopOrders) }
+  if let xdgDataHome, xdgDataHome.first == UInt8(ascii: "/") {
+    return FilePath(xdgDataHome).appending("shop/orders.jsonl")
+  }
+  if let home, !home.isEmpty { return FilePath(home).appending(".local/share/shop/orders.jsonl") }
   return nil
+}
+
+/// No flag, variable or home folder says where the orders file is.
+struct NoOrdersLocation: ShopError {
+  var status: ExitStatus { .cannotCreate }
+  var message: String {
+    "no place for the orders file: set --orders, SHOP_ORDERS, XDG_DATA_HOME or HOME"
+  }
 }

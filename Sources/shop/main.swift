@@ -1,136 +1,167 @@
-// The composition root: the one place that reads the command line and the environment, and
-// the one place where adapters are built and wired into the use case. Everything else only
-// asks for its parts through ShopCore's ports.
+// The composition root: the one place that reads the command line, the environment and the
+// standard streams, and the one place where adapters are built and wired into the use case.
+// Everything else only asks for its parts through ShopCore's ports.
 
-import Glibc
 import ShopAdapters
 import ShopCore
 
-/// The variables `shop` reads, read once, up front; empty counts as unset.
+/// The variables `shop` reads, read once, up front, as the bytes they hold.
 struct Environment {
-  let shopCatalog = Environment.read("SHOP_CATALOG")
-  let shopOrders = Environment.read("SHOP_ORDERS")
-  let xdgDataHome = Environment.read("XDG_DATA_HOME")
-  let home = Environment.read("HOME")
-
-  private static func read(_ name: String) -> String? {
-    guard let value = getenv(name) else { return nil }
-    let text = String(cString: value)
-    return text.isEmpty ? nil : text
-  }
+  let shopCatalog = System.environmentValue("SHOP_CATALOG")
+  let shopOrders = System.environmentValue("SHOP_ORDERS")
+  let xdgDataHome = System.environmentValue("XDG_DATA_HOME")
+  let home = System.environmentValue("HOME")
 }
 
-/// Where reports and errors go.
+/// Where reports and errors go, and which standard descriptors were closed at start.
 struct Terminal {
-  let output: DescriptorOutput
-  let errors: DescriptorOutput
+  let standard: StandardDescriptors
+  let errors = DescriptorOutput(descriptor: .standardError, name: "standard error")
+
+  /// Standard output for reports of saved orders: a reader that goes away is an error.
+  func reports() throws(StreamError) -> DescriptorOutput {
+    try output(.isAnError)
+  }
+
+  /// Standard output for a listing or help: a reader that goes away ends it quietly.
+  func listing() throws(StreamError) -> DescriptorOutput {
+    try output(.endsTheCommand)
+  }
+
+  /// Standard output, refused when it was closed: nothing is placed or listed whose report
+  /// nobody can read.
+  private func output(_ readerGone: DescriptorOutput.ReaderGone) throws(StreamError)
+    -> DescriptorOutput
+  {
+    guard !standard.outputWasClosed else {
+      throw .cannotWrite(name: "standard output", SystemError.closedDescriptor)
+    }
+    return DescriptorOutput(
+      descriptor: .standardOutput, name: "standard output", readerGone: readerGone)
+  }
+
+  /// Standard input for a batch, refused when it was closed.
+  func input() throws(StreamError) -> BatchInput {
+    guard !standard.inputWasClosed else {
+      throw .cannotRead(name: "standard input", SystemError.closedDescriptor)
+    }
+    return BatchInput(descriptor: .standardInput, name: "standard input")
+  }
 }
 
 // Which catalog: --catalog, else $SHOP_CATALOG, else the built-in prices.
-func makeCatalog(path flag: String?, _ environment: Environment) throws -> any Catalog {
-  guard let path = flag ?? environment.shopCatalog else {
-    return MemoryCatalog(prices: MemoryCatalog.builtInPrices)
+func makeCatalog(path flag: FilePath?, _ environment: Environment) throws -> any Catalog {
+  if let path = flag { return try FileCatalog(path: path) }
+  if let path = environment.shopCatalog, !path.isEmpty {
+    return try FileCatalog(path: FilePath(path))
   }
-  return try FileCatalog(path: path)
+  return MemoryCatalog(prices: MemoryCatalog.builtInPrices)
 }
 
-// Which orders file: --orders, else $SHOP_ORDERS, else the XDG data folder.
-func ordersPath(flag: String?, _ environment: Environment) throws -> String {
-  let path = ordersLocation(
+// Which store: memory for this run only, or the shared file at --orders, $SHOP_ORDERS, or the
+// XDG data folder. The same store serves placing and listing.
+func makeStore(flag: FilePath?, memory: Bool, _ environment: Environment) throws
+  -> any Orders & OrderHistory
+{
+  if memory { return MemoryOrders() }
+  let location = ordersLocation(
     flag: flag, shopOrders: environment.shopOrders, xdgDataHome: environment.xdgDataHome,
     home: environment.home)
-  guard let path else { throw NoOrdersLocation() }
-  return path
-}
-
-// Which store: memory for this run only, or the shared file.
-func makeOrders(_ options: PlacementOptions, _ environment: Environment) throws -> any Orders {
-  if options.memory { return MemoryOrders() }
-  return FileOrders(path: try ordersPath(flag: options.ordersPath, environment))
+  guard let location else { throw NoOrdersLocation() }
+  return FileOrders(path: location)
 }
 
 // Which report: loud text, quiet, or JSON, each writing where the root says.
-func makeReport(_ style: ReportStyle, _ terminal: Terminal) -> any Report {
+func makeReport(_ style: ReportStyle, _ terminal: Terminal) throws -> any Report {
   switch style {
-  case .text: return TextReport(output: terminal.output)
+  case .text: return TextReport(output: try terminal.reports())
   case .quiet: return QuietReport(errors: terminal.errors)
-  case .json: return JSONReport(output: terminal.output)
+  case .json: return JSONReport(output: try terminal.reports())
   }
 }
 
-// The app: one use case, wired from the choices above.
+// The app: one use case, wired from the choices above. The report comes first, so a closed
+// standard output stops the command before a catalog or store is touched.
 func makePlaceOrder(_ options: PlacementOptions, _ environment: Environment, _ terminal: Terminal)
   throws -> PlaceOrder
 {
-  PlaceOrder(
-    catalog: try makeCatalog(path: options.catalogPath, environment),
-    orders: try makeOrders(options, environment),
+  let report = try makeReport(options.report, terminal)
+  return PlaceOrder(
+    catalog: try makeCatalog(path: options.catalogPath.map(FilePath.init), environment),
+    orders: try makeStore(
+      flag: options.ordersPath.map(FilePath.init), memory: options.memory, environment),
     clock: SystemClock(),
-    report: makeReport(options.report, terminal))
+    report: report)
 }
 
 func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Terminal) throws
-  -> Int32
+  -> ExitStatus
 {
   switch invocation {
   case .help(let command):
-    terminal.output.write(HelpText.text(for: command))
-    return ExitStatus.placed
+    let output = try terminal.listing()
+    output.write(HelpText.text(for: command))
+    try output.flush()
+    return .success
 
   case .version:
-    terminal.output.write(HelpText.version + "\n")
-    return ExitStatus.placed
+    let output = try terminal.listing()
+    output.write(HelpText.version + "\n")
+    try output.flush()
+    return .success
 
   case .place(let options, let cart):
     switch try makePlaceOrder(options, environment, terminal).place(cart) {
-    case .placed: return ExitStatus.placed
-    case .unknown, .malformed: return ExitStatus.rejected
-    case .tooLarge: throw TotalTooLarge()
+    case .placed: return .success
+    case .unknown, .malformed: return .rejected
+    case .tooLarge: throw OrderTooLarge()
     }
 
   case .batch(let options, let path):
-    let input =
-      try path.map { path throws(FileError) in try BatchInput(path: path) }
-      ?? BatchInput(descriptor: STDIN_FILENO, name: "standard input")
     let placeOrder = try makePlaceOrder(options, environment, terminal)
+    let input = try path.map { try BatchInput(path: FilePath($0)) } ?? terminal.input()
     var rejected = 0
     while let group = try input.nextGroup() {
       rejected += try placeOrder.place(group)
     }
-    return rejected == 0 ? ExitStatus.placed : ExitStatus.rejected
+    return rejected == 0 ? .success : .rejected
 
   case .orders(let path, let listing):
-    let orders = FileOrders(path: try ordersPath(flag: path, environment))
+    let output = try terminal.listing()
+    let store = try makeStore(flag: path.map(FilePath.init), memory: false, environment)
     switch listing {
-    case .count: terminal.output.write("\(try orders.count())\n")
-    case .text: try OrderListing(output: terminal.output, style: .text).list(orders)
-    case .json: try OrderListing(output: terminal.output, style: .json).list(orders)
+    case .count: try OrderListing(output: output, style: .text).count(of: store)
+    case .text: try OrderListing(output: output, style: .text).all(of: store)
+    case .json: try OrderListing(output: output, style: .json).all(of: store)
     }
-    return ExitStatus.placed
+    return .success
 
   case .catalog(let path, let json):
-    CatalogListing(output: terminal.output, json: json).list(
-      try makeCatalog(path: path, environment))
-    return ExitStatus.placed
+    let output = try terminal.listing()
+    CatalogListing(output: output, json: json).list(
+      try makeCatalog(path: path.map(FilePath.init), environment))
+    try output.flush()
+    return .success
   }
 }
 
-// A reader that closed our pipe is an output error (exit 74), not a silent death by signal.
-signal(SIGPIPE, SIG_IGN)
-let terminal = Terminal(
-  output: DescriptorOutput(descriptor: STDOUT_FILENO, name: "standard output"),
-  errors: DescriptorOutput(descriptor: STDERR_FILENO, name: "standard error"))
-var status: Int32
+// Before anything else: no file opened from here on can take a standard descriptor's number.
+let terminal = Terminal(standard: System.secureStandardDescriptors())
+// A reader that closes our pipe makes a write fail (and the command say so), not a silent
+// death by signal.
+System.ignoreBrokenPipes()
+var status: ExitStatus
 do {
-  let invocation = try Invocation(parsing: Array(CommandLine.arguments.dropFirst()))
+  let invocation = try Invocation(
+    parsing: System.arguments().map { String(decoding: $0, as: UTF8.self) })
   status = try run(invocation, Environment(), terminal)
-  try terminal.output.flush()
+} catch let error as ShopError {
+  status = error.status
+  if !error.message.isEmpty { terminal.errors.write("Error: \(error.message)\n") }
 } catch {
-  let (message, code) = failure(error)
-  // Reports written before the failure are true (their orders are saved): deliver them.
-  try? terminal.output.flush()
-  terminal.errors.write(message)
-  try? terminal.errors.flush()
-  status = code
+  status = .software
+  terminal.errors.write("Error: internal error (please report this bug): \(error)\n")
 }
-exit(status)
+// Nothing to do if standard error can't be written: the status still says what happened.
+try? terminal.errors.flush()
+System.exit(status.rawValue)

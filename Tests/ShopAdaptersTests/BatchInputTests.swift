@@ -1,8 +1,9 @@
 import Foundation
-import ShopAdapters
 import ShopCore
 import ShopTestSupport
 import Testing
+
+@testable import ShopAdapters
 
 struct BatchInputTests {
   func groups(of text: String) throws -> [[Request]] {
@@ -73,14 +74,17 @@ struct BatchInputTests {
   }
 
   @Test func aMissingFileIsUnreadable() throws {
-    #expect(throws: FileError.unreadable(path: "/nonexistent/batch", errno: ENOENT)) {
+    #expect(
+      throws: FileError.unreadable(FilePath("/nonexistent/batch"), .init("open", code: ENOENT))
+    ) {
       try BatchInput(path: "/nonexistent/batch")
     }
   }
 
   @Test func aPipeYieldsEachLineAsItArrives() throws {
     let pipe = Pipe()
-    let input = BatchInput(descriptor: pipe.fileHandleForReading.fileDescriptor, name: "pipe")
+    let input = BatchInput(
+      descriptor: .borrowing(pipe.fileHandleForReading.fileDescriptor), name: "pipe")
     try pipe.fileHandleForWriting.write(contentsOf: Data("pen=1\n".utf8))
     // The writer is still open: the first group must come without waiting for the end.
     #expect(describe(try #require(try input.nextGroup())) == ["1: pen=1"])

@@ -1,7 +1,8 @@
-import ShopAdapters
 import ShopCore
 import ShopTestSupport
 import Testing
+
+@testable import ShopAdapters
 
 struct FileCatalogTests {
   func load(_ text: String) throws(FileError) -> FileCatalog {
@@ -52,19 +53,20 @@ struct FileCatalogTests {
         Issue.record("wrong error \(error)")
         return
       }
-      #expect(path == "prices.csv")
+      #expect(path == FilePath("prices.csv"))
       #expect(badLine == line)
       #expect(actual == reason)
-      #expect(error.description.hasPrefix("prices.csv:\(line): "))
+      #expect(error.message.hasPrefix("prices.csv:\(line): "))
     }
   }
 
   @Test func aMissingFileIsUnreadable() throws {
     let folder = try TemporaryFolder()
-    #expect(throws: FileError.unreadable(path: folder.file("none.csv"), errno: 2)) {
+    #expect(throws: FileError.unreadable(FilePath(folder.file("none.csv")), .init("open", code: 2)))
+    {
       try FileCatalog(path: folder.file("none.csv"))
     }
-    #expect(throws: FileError.unreadable(path: folder.path, errno: 21)) {
+    #expect(throws: FileError.notRegular(FilePath(folder.path), .folder, writing: false)) {
       try FileCatalog(path: folder.path)
     }
   }

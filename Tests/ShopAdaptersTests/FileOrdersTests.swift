@@ -15,7 +15,7 @@ struct FileOrdersTests {
 
   func numbers(_ store: FileOrders) throws -> [Int] {
     var numbers: [Int] = []
-    try store.readOrders { order, _ in numbers.append(order.number) }
+    try store.readAll { order, _ in numbers.append(order.number) }
     return numbers
   }
 
@@ -75,7 +75,7 @@ struct FileOrdersTests {
       _ = try FileOrders(path: path).save([draft()])
       Issue.record("placed after a corrupt line")
     } catch let error as FileError {
-      guard case .badData(path, 3, let reason) = error else {
+      guard case .badData(FilePath(path), 3, let reason) = error else {
         Issue.record("wrong error \(error)")
         return
       }
@@ -90,7 +90,9 @@ struct FileOrdersTests {
     _ = try FileOrders(path: path).save([draft()])
     let good = try folder.read("orders.jsonl")
     try Data((good + "{\"number\":1002}\n" + good).utf8).write(to: URL(fileURLWithPath: path))
-    #expect(throws: FileError.badData(path: path, line: 2, reason: "not an order: no \"total\"")) {
+    #expect(
+      throws: FileError.badData(FilePath(path), line: 2, reason: "not an order: no \"total\"")
+    ) {
       try numbers(FileOrders(path: path))
     }
   }
@@ -139,10 +141,17 @@ struct FileOrdersTests {
   @Test func aFolderThatIsAFileCanNotBeCreated() throws {
     let folder = try TemporaryFolder()
     let file = try folder.write("plain", "x")
-    #expect(throws: FileError.cannotCreateFolder(path: file + "/sub", errno: ENOTDIR)) {
+    let error = #expect(throws: FileError.self) {
       try FileOrders(path: file + "/sub/orders.jsonl").save([draft()])
     }
-    #expect(throws: FileError.cannotCreate(path: folder.path, errno: EISDIR)) {
+    guard case .cannotCreateFolder(FilePath(file + "/sub"), let cause) = error else {
+      Issue.record("wrong error \(String(describing: error))")
+      return
+    }
+    #expect(cause.code == ENOTDIR)
+    #expect(
+      throws: FileError.cannotCreate(FilePath(folder.path), SystemError("open", code: EISDIR))
+    ) {
       try FileOrders(path: folder.path).save([draft()])
     }
   }
@@ -162,7 +171,8 @@ struct FileOrdersTests {
         break
       }
     }
-    guard case .cannotWrite(path, ENOSPC) = failure as? FileError else {
+    guard case .cannotWrite(FilePath(path), let error) = failure as? FileError, error.code == ENOSPC
+    else {
       Issue.record("expected ENOSPC, got \(String(describing: failure))")
       return
     }

@@ -35,7 +35,9 @@ struct CartSyntaxTests {
     ("p'n=1", .badSKU("'p\\x27n=1'")),
     ("p\"n=1", .badSKU("'p\"n=1'")),
     ("p\u{1}n=1", .badSKU("'p\\x01n=1'")),
-    ("pé=1", .badSKU("'p\\xC3\\xA9=1'")),
+    ("pé=1", .badSKU("'pé=1'")),
+    ("p\u{202E}n=1", .badSKU("'p\\xE2\\x80\\xAEn=1'")),
+    ("p\u{85}n=1", .badSKU("'p\\xC2\\x85n=1'")),
     (
       String(repeating: "a", count: 65) + "=1",
       .badSKU("'" + String(repeating: "a", count: 65) + "=1'")

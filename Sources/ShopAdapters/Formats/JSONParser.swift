@@ -11,8 +11,8 @@ struct JSONParser {
     case other
   }
 
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private var position = 0
+  let bytes: UnsafeBufferPointer<UInt8>
+  var position = 0
   private var depth = 0
   private static let maximumDepth = 16
 
@@ -27,7 +27,7 @@ struct JSONParser {
     return position == bytes.count ? value : nil
   }
 
-  private mutating func value() -> Value? {
+  mutating func value() -> Value? {
     skipSpace()
     guard position < bytes.count else { return nil }
     switch bytes[position] {
@@ -80,7 +80,7 @@ struct JSONParser {
     return consume(UInt8(ascii: "]")) ? .array(items) : nil
   }
 
-  private mutating func string() -> String? {
+  mutating func string() -> String? {
     position += 1
     var text: [UInt8] = []
     while position < bytes.count {
@@ -147,7 +147,7 @@ struct JSONParser {
   }
 
   /// An integer that fits in `Int`; a valid number with a fraction or exponent is `.other`.
-  private mutating func number() -> Value? {
+  mutating func number() -> Value? {
     let negative = consume(UInt8(ascii: "-"))
     let start = position
     var value = 0
@@ -192,13 +192,13 @@ struct JSONParser {
     return bytes[position..<(position + word.count)].elementsEqual(word)
   }
 
-  private mutating func consume(_ byte: UInt8) -> Bool {
+  mutating func consume(_ byte: UInt8) -> Bool {
     guard position < bytes.count, bytes[position] == byte else { return false }
     position += 1
     return true
   }
 
-  private mutating func skipSpace() {
+  mutating func skipSpace() {
     while position < bytes.count {
       switch bytes[position] {
       case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):

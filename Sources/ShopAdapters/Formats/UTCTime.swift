@@ -26,11 +26,13 @@ enum UTCTime {
     bytes.append(UInt8(ascii: "Z"))
   }
 
-  /// Reads exactly the form ``append(_:to:)`` writes, and nothing else: a date is accepted only
-  /// if writing it back gives the same text, which rules out `2026-02-30` and friends.
-  static func parse(_ text: some Collection<UInt8>) -> Timestamp? {
-    let bytes = Array(text)
-    guard bytes.count == length else { return nil }
+  /// Reads exactly the form ``append(_:to:)`` writes, and nothing else: `2026-02-30` and
+  /// friends are refused, so writing a parsed time back gives the same text.
+  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    guard bytes.count == length, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+      bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
+      bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
+    else { return nil }
     func number(_ from: Int, _ count: Int) -> Int64? {
       var value: Int64 = 0
       for byte in bytes[from..<(from + count)] {
@@ -41,13 +43,26 @@ enum UTCTime {
     }
     guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
       let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-      (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+      (1...12).contains(month), day >= 1, day <= daysIn(month, of: year), hour < 24,
+      minute < 60, second < 60
     else { return nil }
     let days = self.days(fromCivil: year, month, day)
-    let time = Timestamp(secondsSince1970: days * 86400 + hour * 3600 + minute * 60 + second)
-    var check: [UInt8] = []
-    append(time, to: &check)
-    return check == bytes ? time : nil
+    return Timestamp(secondsSince1970: days * 86400 + hour * 3600 + minute * 60 + second)
+  }
+
+  static func parse(_ text: String) -> Timestamp? {
+    var text = text
+    return text.withUTF8 { parse($0) }
+  }
+
+  private static func daysIn(_ month: Int64, of year: Int64) -> Int64 {
+    switch month {
+    case 2:
+      let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+      return leap ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
   }
 
   // Howard Hinnant's days-from-civil algorithms, exact over the proleptic Gregorian calendar.

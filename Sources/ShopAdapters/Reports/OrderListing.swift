@@ -1,6 +1,12 @@
 import ShopCore
 
-/// What `shop orders` prints: a line a person reads, or each order's stored JSON as it is.
+/// What `shop orders` prints, from any store's ``OrderHistory``: a line a person reads
+/// (``OrderText``), or each order's JSON. The JSON of an order is the store's own record when
+/// it keeps one, copied byte for byte (it was checked when it was read), else it is encoded.
+///
+/// It writes through a bounded buffer, delivered whenever it fills: the first lines go out at
+/// once, memory does not grow with the number of orders, and a reader that goes away stops
+/// the listing at the next delivery.
 public final class OrderListing {
   public enum Style {
     case text, json
@@ -8,44 +14,79 @@ public final class OrderListing {
 
   private let output: any ByteOutput
   private let style: Style
-  private var line: [UInt8] = []
+  private var buffer: [UInt8] = []
+  private var encoder = OrderJSON.Encoder()
+  private static let deliveryBytes = 1 << 16
 
   public init(output: any ByteOutput, style: Style) {
     self.output = output
     self.style = style
+    buffer.reserveCapacity(OrderListing.deliveryBytes + 4096)
   }
 
-  /// Lists every order of `orders`, oldest first.
-  public func list(_ orders: FileOrders) throws {
-    try orders.readOrders { order, stored in
-      switch style {
-      case .json:
-        output.write(UnsafeRawBufferPointer(stored))
-        output.write([UInt8(ascii: "\n")])
-      case .text:
-        output.write(text(of: order))
+  /// Every order, oldest first.
+  public func all(of history: any OrderHistory) throws {
+    try delivering { try history.readAll(add) }
+  }
+
+  /// The last `count` orders, oldest first.
+  public func last(_ count: Int, of history: any OrderHistory) throws {
+    try delivering { try history.last(count, add) }
+  }
+
+  /// The orders numbered `numbers`, in the order given; a number with no order prints
+  /// `no order N` (`{"missing":N}` in JSON) and the others still print.
+  /// - Returns: how many numbers had no order.
+  public func orders(numbered numbers: [Int], of history: any OrderHistory) throws -> Int {
+    var missing = 0
+    try delivering {
+      for number in numbers where try !history.order(numbered: number, add) {
+        missing += 1
+        switch style {
+        case .text: buffer.append(contentsOf: "no order \(number)\n".utf8)
+        case .json: buffer.append(contentsOf: "{\"missing\":\(number)}\n".utf8)
+        }
       }
     }
+    return missing
   }
 
-  /// `1001  2026-11-30T06:06:43Z  pen=2 lamp=1  total 250  payable 225`: the items in
-  /// `shop place`'s own syntax, so a line can be placed again by copying it.
-  private func text(of order: Order) -> [UInt8] {
-    line.removeAll(keepingCapacity: true)
-    OrderJSON.appendInt(order.number, to: &line)
-    line.append(contentsOf: "  ".utf8)
-    UTCTime.append(order.placedAt, to: &line)
-    for (index, item) in order.lines.enumerated() {
-      line.append(contentsOf: (index == 0 ? "  " : " ").utf8)
-      line.append(contentsOf: item.sku.utf8)
-      line.append(UInt8(ascii: "="))
-      OrderJSON.appendInt(item.quantity, to: &line)
+  /// The number of orders, alone on a line.
+  public func count(of history: any OrderHistory) throws {
+    buffer.append(contentsOf: "\(try history.count())\n".utf8)
+    try deliver()
+  }
+
+  private func add(_ order: Order, _ stored: UnsafeBufferPointer<UInt8>?) throws {
+    switch style {
+    case .text:
+      OrderText.append(order, to: &buffer)
+    case .json:
+      if let stored {
+        buffer.append(contentsOf: stored)
+        buffer.append(UInt8(ascii: "\n"))
+      } else {
+        encoder.append(order, to: &buffer)
+      }
     }
-    line.append(contentsOf: "  total ".utf8)
-    OrderJSON.appendInt(order.total, to: &line)
-    line.append(contentsOf: "  payable ".utf8)
-    OrderJSON.appendInt(order.payable, to: &line)
-    line.append(UInt8(ascii: "\n"))
-    return line
+    if buffer.count >= OrderListing.deliveryBytes { try deliver() }
+  }
+
+  /// Runs `body`, then delivers what it listed; what was listed before an error is delivered
+  /// too, since it is true.
+  private func delivering(_ body: () throws -> Void) throws {
+    do {
+      try body()
+    } catch {
+      try? deliver()
+      throw error
+    }
+    try deliver()
+  }
+
+  private func deliver() throws {
+    output.write(buffer)
+    buffer.removeAll(keepingCapacity: true)
+    try output.flush()
   }
 }

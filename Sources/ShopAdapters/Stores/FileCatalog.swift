@@ -13,19 +13,35 @@ import ShopCore
 public struct FileCatalog: Catalog {
   private let prices: [String: Int]
 
-  /// Reads and checks the catalog at `path`.
-  /// - Throws: ``FileError/unreadable(path:errno:)`` or ``FileError/badData(path:line:reason:)``.
-  public init(path: String) throws(FileError) {
-    switch FileSystem.contents(of: path) {
-    case .failure(let error):
-      throw .unreadable(path: path, errno: error.code)
-    case .success(let bytes):
-      try self.init(path: path, contents: bytes)
+  /// Reads and checks the catalog at `path`, which must be a regular file: a FIFO or a
+  /// device could keep `shop` waiting forever.
+  public init(path: FilePath) throws(FileError) {
+    let file: Descriptor
+    let kind: FileKind
+    do throws(SystemError) {
+      file = try Descriptor.open(path, .read)
+      kind = try file.status().kind
+    } catch {
+      throw .unreadable(path, error)
     }
+    guard kind == .regular else { throw .notRegular(path, kind, writing: false) }
+    var contents: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count: Int
+      do {
+        count = try file.read(into: &chunk, 0..<chunk.count)
+      } catch {
+        throw .unreadable(path, error)
+      }
+      if count == 0 { break }
+      contents.append(contentsOf: chunk[..<count])
+    }
+    try self.init(path: path, contents: contents)
   }
 
   /// Checks `contents` as the catalog at `path` (which names the file in errors).
-  public init(path: String, contents: [UInt8]) throws(FileError) {
+  public init(path: FilePath, contents: [UInt8]) throws(FileError) {
     var prices: [String: Int] = [:]
     var lineOfSKU: [String: Int] = [:]
     var sawEntryOrHeader = false
@@ -40,7 +56,7 @@ public struct FileCatalog: Catalog {
         .map(FileCatalog.field)
       guard fields.count == 2 else {
         throw .badData(
-          path: path, line: number,
+          path, line: number,
           reason: "expected 'sku,price', found \(fields.count) field\(fields.count == 1 ? "" : "s")"
         )
       }
@@ -50,20 +66,20 @@ public struct FileCatalog: Catalog {
       }
       guard SKU.isValid(fields[0]) else {
         throw .badData(
-          path: path, line: number,
+          path, line: number,
           reason: "invalid SKU \(CartSyntax.quoted(fields[0])): use 1-\(SKU.maximumLength) "
             + "letters, digits, '-', '_' or '.'")
       }
       let sku = String(decoding: fields[0], as: UTF8.self)
       guard let price = FileCatalog.price(fields[1]) else {
         throw .badData(
-          path: path, line: number,
+          path, line: number,
           reason: "price of '\(sku)' is \(CartSyntax.quoted(fields[1])), not a whole number "
             + "from 0 to \(Int.max)")
       }
       if let first = lineOfSKU[sku] {
         throw .badData(
-          path: path, line: number, reason: "'\(sku)' is already listed on line \(first)")
+          path, line: number, reason: "'\(sku)' is already listed on line \(first)")
       }
       lineOfSKU[sku] = number
       prices[sku] = price

@@ -1,250 +1,454 @@
-import Glibc
 import ShopCore
 
 /// Orders in a JSON Lines file (one ``OrderJSON`` object a line), appended, never rewritten,
 /// and safe to share between any number of processes.
 ///
-/// `save` holds an exclusive `flock` from reading the last number to the `fsync`, so numbers
+/// `save` holds an exclusive `flock` from reading the last number to the sync, so numbers
 /// never repeat and lines never interleave; it finds the last number from the end of the file,
-/// so it costs the same on a million orders as on one. A line without its newline is a write
-/// that never finished (and was never reported): readers skip it and the next writer cuts it.
-public final class FileOrders: Orders {
-  public let path: String
-  private var descriptor: Int32 = -1
-  /// This process created the file, so its folder entry still has to be made durable.
-  private var created = false
+/// so it costs the same on a million orders as on one. A last line without its newline is a
+/// write that never finished (and was never reported): readers skip it, and the next writer
+/// cuts it, but only when its bytes are the start of the line `shop` would write there.
+///
+/// Readers take a shared lock just long enough to see where the last complete line ends, then
+/// read up to there without it: the bytes before that point never change, so what a reader
+/// reads is the file as it was when it started, whatever writers do meanwhile.
+public final class FileOrders: Orders, OrderHistory {
+  public let path: FilePath
+  private var writer: Descriptor?
   private var encoder = OrderJSON.Encoder()
   private var pending: [UInt8] = []
 
   /// Touches nothing yet: the file is opened, and created with its folders, on first use.
-  public init(path: String) {
+  public init(path: FilePath) {
     self.path = path
   }
 
-  deinit {
-    if descriptor >= 0 { close(descriptor) }
-  }
+  // MARK: - Saving
 
-  public func save(_ drafts: [Draft]) throws -> [Order] {
-    let descriptor = try openForWriting()
-    try lock(descriptor)
-    defer { _ = flock(descriptor, LOCK_UN) }
+  public func save(_ drafts: [Draft]) throws(FileError) -> [Order] {
+    let file = try openForWriting()
+    do { try file.lockExclusive() } catch { throw .cannotWrite(path, error) }
+    defer { file.unlock() }
 
-    let tail = try readTail(descriptor)
+    let fileEnd = try size(of: file)
+    let tail = try lastLine(of: file, before: fileEnd)
+    var last = tail.order?.number
+    if tail.end < fileEnd {
+      try checkTorn(file, from: tail.end, to: fileEnd, next: Order.number(after: last))
+    }
     var orders: [Order] = []
     orders.reserveCapacity(drafts.count)
-    var last = tail.lastNumber
     pending.removeAll(keepingCapacity: true)
     for draft in drafts {
-      guard let number = Order.number(after: last) else { throw OrdersFull(last: last ?? 0) }
+      guard let number = Order.number(after: last) else {
+        throw .full(path, OrdersFull(last: last ?? 0))
+      }
       let order = Order(number: number, draft: draft)
       encoder.append(order, to: &pending)
       orders.append(order)
       last = number
     }
-    if tail.fileEnd != tail.completeEnd, ftruncate(descriptor, off_t(tail.completeEnd)) != 0 {
-      throw FileError.cannotWrite(path: path, errno: errno)
+    do {
+      if tail.end < fileEnd { try file.truncate(to: tail.end) }
+    } catch {
+      throw .cannotWrite(path, error)
     }
-    if let failure = pending.withUnsafeBytes({ FileSystem.writeAll(descriptor, $0) }) {
-      // Cut off what part of the group reached the file, so the file ends with a whole order.
-      _ = ftruncate(descriptor, off_t(tail.completeEnd))
-      throw FileError.cannotWrite(path: path, errno: failure)
-    }
-    if fsync(descriptor) != 0 {
-      let failure = errno
-      _ = ftruncate(descriptor, off_t(tail.completeEnd))
-      throw FileError.cannotWrite(path: path, errno: failure)
-    }
-    if created {
-      FileSystem.syncFolder(containing: path)
-      created = false
+    do throws(SystemError) {
+      try file.writeAll(pending)
+      try file.sync()
+      // The first orders in a file: its folder entry may be as new as the file, whoever made
+      // it, and a file that a power cut unlinks loses its orders with it.
+      if tail.end == 0 { try syncFolder() }
+    } catch {
+      // Cut off what part of the group reached the file, so it ends with a whole order.
+      try? file.truncate(to: tail.end)
+      throw .cannotWrite(path, error)
     }
     return orders
   }
 
-  /// Calls `body` with each saved order and its stored line, oldest first, streaming.
-  /// A missing file holds no orders.
-  /// - Throws: ``FileError/badData(path:line:reason:)`` at the first complete line that is
-  ///   not an order, naming its line number.
-  public func readOrders(_ body: (Order, UnsafeBufferPointer<UInt8>) throws -> Void) throws {
-    guard let reader = try openForReading() else { return }
-    defer { close(reader) }
-    var lineNumber = 0
-    var carry: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
-    while true {
-      let count = try read(reader, into: &chunk)
-      if count == 0 { return }  // What is left in `carry` is a torn line: never reported.
-      carry.append(contentsOf: chunk[..<count])
-      var start = 0
-      try carry.withUnsafeBufferPointer { bytes in
-        while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-          lineNumber += 1
-          let line = UnsafeBufferPointer(rebasing: bytes[start..<newline])
-          switch OrderJSON.order(from: line) {
-          case .success(let order): try body(order, line)
-          case .failure(let error):
-            throw FileError.badData(
-              path: path, line: lineNumber, reason: "not an order: \(error.reason)")
-          }
-          start = newline + 1
-        }
-      }
-      carry.removeFirst(start)
+  /// Refuses a torn tail that is not the start of the line `shop` writes for `next`: such
+  /// bytes were written by someone else, and cutting them would destroy them.
+  private func checkTorn(_ file: Descriptor, from start: Int, to end: Int, next: Int?)
+    throws(FileError)
+  {
+    var torn = [UInt8](repeating: 0, count: end - start)
+    try read(file, into: &torn, at: start)
+    let isOurs = torn.withUnsafeBufferPointer { bytes in
+      next.map { OrderJSON.isStartOfLine(bytes, number: $0) } ?? false
+    }
+    guard isOurs else {
+      throw .badData(
+        path, line: try lineNumber(at: start, in: file),
+        reason: "the file ends in \(end - start) bytes without a newline that are not the "
+          + "start of an order shop writes; nothing was changed")
+    }
+  }
+
+  private func syncFolder() throws(SystemError) {
+    do {
+      try System.syncFolder(path.parent)
+    } catch  where error.isUnsupported {
+      return  // The file system can't sync folders; the file itself is synced.
+    }
+  }
+
+  // MARK: - Reading
+
+  public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
+    guard let snapshot = try openSnapshot() else { return }
+    var expected = Order.firstNumber
+    try lines(of: snapshot, from: 0, firstLine: 1) { offset, lineNumber, bytes in
+      let order = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
+      try checkNumber(order.number, expected: expected, line: lineNumber ?? 0)
+      expected = order.number + 1
+      try visit(order, bytes)
+      return true
     }
   }
 
   /// How many orders the file holds, without parsing every line: complete lines are counted,
   /// and the last one must be order 1000 + count, or the file has lost or gained lines.
-  public func count() throws -> Int {
-    guard let reader = try openForReading() else { return 0 }
-    defer { close(reader) }
+  public func count() throws(FileError) -> Int {
+    guard let snapshot = try openSnapshot() else { return 0 }
     var lines = 0
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
-    while true {
-      let count = try read(reader, into: &chunk)
-      if count == 0 { break }
+    var position = 0
+    while position < snapshot.end {
+      let length = min(chunk.count, snapshot.end - position)
+      try read(snapshot.file, into: &chunk, at: position, range: 0..<length)
       lines += chunk.withUnsafeBytes {
-        FileSystem.newlines(in: UnsafeRawBufferPointer(rebasing: $0[..<count]))
+        System.count(UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: $0[..<length]))
       }
+      position += length
     }
-    let tail = try readTail(reader)
+    let tail = try lastLine(of: snapshot.file, before: snapshot.end)
     let expected = Order.firstNumber - 1 + lines
-    if let last = tail.lastNumber, last != expected {
-      throw FileError.badData(
-        path: path, line: lines,
+    if let last = tail.order?.number, last != expected {
+      throw .badData(
+        path, line: lines,
         reason: "the last order is \(last) but \(lines) lines must end with \(expected)")
     }
     return lines
   }
 
-  /// The next chunk of a sequential read; 0 at the end of the file.
-  private func read(_ descriptor: Int32, into chunk: inout [UInt8]) throws -> Int {
-    let result = chunk.withUnsafeMutableBytes { FileSystem.read(descriptor, into: $0) }
-    switch result {
-    case .success(let count): return count
-    case .failure(let error): throw FileError.unreadable(path: path, errno: error.code)
+  public func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
+    throws
+  {
+    guard count > 0, let snapshot = try openSnapshot() else { return }
+    // Back from the end past `count` newlines: the start of the first line to list.
+    var start = snapshot.end
+    var newlines = 0
+    while newlines <= count, let newline = try newline(before: start, in: snapshot.file) {
+      newlines += 1
+      start = newline
     }
+    start = newlines > count ? start + 1 : 0
+    var expected: Int? = start == 0 ? Order.firstNumber : nil
+    try lines(of: snapshot, from: start, firstLine: start == 0 ? 1 : nil) {
+      offset, number, bytes in
+      let order = try parse(bytes, line: number, at: offset, in: snapshot)
+      if let expected, order.number != expected {
+        let line = try number ?? lineNumber(at: offset, in: snapshot.file)
+        try checkNumber(order.number, expected: expected, line: line)
+      }
+      expected = order.number + 1
+      try visit(order, bytes)
+      return true
+    }
+  }
+
+  /// Finds order `number` by bisecting the file by offset: in a well-formed file numbers rise
+  /// with the offset, so a few reads find it in a file of any size. The number found is
+  /// checked, never assumed.
+  public func order(
+    numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws -> Bool {
+    guard number >= Order.firstNumber, let snapshot = try openSnapshot() else { return false }
+    var low = 0
+    var high = snapshot.end
+    while high - low > FileOrders.chunkBytes {
+      let middle = low + (high - low) / 2
+      let lineStart = try newline(after: middle - 2, before: high, in: snapshot.file).map {
+        $0 + 1
+      }
+      guard let lineStart, lineStart < high else {
+        high = middle
+        continue
+      }
+      let (bytes, lineEnd) = try line(at: lineStart, in: snapshot)
+      let order = try bytes.withUnsafeBufferPointer { line throws(FileError) in
+        try parse(line, line: nil, at: lineStart, in: snapshot)
+      }
+      if order.number == number {
+        try bytes.withUnsafeBufferPointer { try visit(order, $0) }
+        return true
+      }
+      if order.number < number { low = lineEnd } else { high = lineStart }
+    }
+    var found = false
+    try lines(of: snapshot, from: low, firstLine: low == 0 ? 1 : nil) {
+      offset, lineNumber, bytes in
+      guard offset < high else { return false }
+      let order = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
+      if order.number == number {
+        try visit(order, bytes)
+        found = true
+      }
+      return order.number < number
+    }
+    return found
+  }
+
+  private func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, line: Int?, at offset: Int = 0,
+    in snapshot: Snapshot
+  ) throws(FileError) -> Order {
+    switch OrderJSON.order(from: bytes) {
+    case .success(let order):
+      return order
+    case .failure(let error):
+      var number = line ?? 0
+      if line == nil { number = try lineNumber(at: offset, in: snapshot.file) }
+      throw .badData(path, line: number, reason: "not an order: \(error.reason)")
+    }
+  }
+
+  private func checkNumber(_ number: Int, expected: Int, line: Int) throws(FileError) {
+    guard number != expected else { return }
+    let reason =
+      expected == Order.firstNumber
+      ? "the first order is \(number), not \(Order.firstNumber)"
+      : "order \(number) follows order \(expected - 1): numbers must go up by one"
+    throw .badData(path, line: line, reason: reason)
+  }
+
+  // MARK: - A snapshot and its lines
+
+  /// An open file and the end of its last complete line when the read began.
+  private struct Snapshot {
+    let file: Descriptor
+    let end: Int
+  }
+
+  private static let chunkBytes = 1 << 16
+
+  /// Opens the file to read what it holds now; nil when it does not exist (no orders).
+  private func openSnapshot() throws(FileError) -> Snapshot? {
+    let file: Descriptor
+    do {
+      file = try Descriptor.open(path, .read)
+    } catch  where error.isMissing {
+      return nil
+    } catch {
+      throw .unreadable(path, error)
+    }
+    try checkRegular(file, writing: false)
+    // Under the shared lock no write is half done, and no torn tail is being cut and
+    // replaced, so the last newline seen now marks bytes that will never change.
+    let locked = (try? file.lockShared()) != nil
+    defer { if locked { file.unlock() } }
+    let end = try newline(before: try size(of: file), in: file).map { $0 + 1 } ?? 0
+    return Snapshot(file: file, end: end)
+  }
+
+  /// Calls `body` with each complete line from `start` to the snapshot's end, its offset and
+  /// its number (when known), reading through a bounded buffer; `body` returns false to stop.
+  private func lines(
+    of snapshot: Snapshot, from start: Int, firstLine: Int?,
+    _ body: (Int, Int?, UnsafeBufferPointer<UInt8>) throws -> Bool
+  ) throws {
+    var buffer = [UInt8](repeating: 0, count: FileOrders.chunkBytes)
+    var filled = 0  // Bytes in `buffer`, from the file at `bufferOffset`.
+    var bufferOffset = start
+    var lineNumber = firstLine
+    while bufferOffset + filled < snapshot.end {
+      if filled == buffer.count {
+        buffer.append(contentsOf: repeatElement(0, count: buffer.count))  // A very long line.
+      }
+      let length = min(buffer.count - filled, snapshot.end - bufferOffset - filled)
+      try read(
+        snapshot.file, into: &buffer, at: bufferOffset + filled, range: filled..<(filled + length))
+      filled += length
+      var consumed = 0
+      let keepGoing = try buffer.withUnsafeBufferPointer { bytes in
+        while let newline = System.firstIndex(
+          of: UInt8(ascii: "\n"),
+          in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[consumed..<filled])))
+        {
+          let line = UnsafeBufferPointer(rebasing: bytes[consumed..<(consumed + newline)])
+          guard try body(bufferOffset + consumed, lineNumber, line) else { return false }
+          lineNumber = lineNumber.map { $0 + 1 }
+          consumed += newline + 1
+        }
+        return true
+      }
+      if !keepGoing { return }
+      // Move the unfinished line to the front.
+      buffer.withUnsafeMutableBytes { bytes in
+        guard consumed > 0, let base = bytes.baseAddress else { return }
+        base.copyMemory(from: base + consumed, byteCount: filled - consumed)
+      }
+      filled -= consumed
+      bufferOffset += consumed
+    }
+  }
+
+  /// The complete line that starts at `offset`, and the offset after its newline.
+  private func line(at offset: Int, in snapshot: Snapshot) throws(FileError) -> ([UInt8], Int) {
+    guard let newline = try newline(after: offset - 1, before: snapshot.end, in: snapshot.file)
+    else { throw .unreadable(path, .shortRead) }
+    var bytes = [UInt8](repeating: 0, count: newline - offset)
+    try read(snapshot.file, into: &bytes, at: offset)
+    return (bytes, newline + 1)
   }
 
   // MARK: - The end of the file
 
-  private struct Tail {
-    /// Where the last complete line ends (after its newline); a torn line starts there.
-    let completeEnd: Int
-    let fileEnd: Int
-    /// The number of the order on the last complete line; nil for no complete line.
-    let lastNumber: Int?
+  /// The last complete line before `end` and where it ends (after its newline).
+  private struct LastLine {
+    /// 0 when there is no complete line.
+    let end: Int
+    /// The order on it; nil for no complete line.
+    let order: Order?
   }
 
-  /// Reads only the last complete line, backwards from the end: constant cost in file size.
-  private func readTail(_ descriptor: Int32) throws -> Tail {
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw FileError.unreadable(path: path, errno: errno)
+  /// Reads only the last complete line, backwards from `end`: constant cost in file size.
+  private func lastLine(of file: Descriptor, before end: Int) throws(FileError) -> LastLine {
+    guard let lastNewline = try newline(before: end, in: file) else {
+      return LastLine(end: 0, order: nil)
     }
-    let fileEnd = Int(status.st_size)
-    guard let lastNewline = try newline(before: fileEnd, in: descriptor) else {
-      return Tail(completeEnd: 0, fileEnd: fileEnd, lastNumber: nil)
-    }
-    let lineStart = try newline(before: lastNewline, in: descriptor).map { $0 + 1 } ?? 0
+    let lineStart = try newline(before: lastNewline, in: file).map { $0 + 1 } ?? 0
     var line = [UInt8](repeating: 0, count: lastNewline - lineStart)
-    let read = line.withUnsafeMutableBytes { FileSystem.read(descriptor, into: $0, at: lineStart) }
-    switch read {
-    case .failure(let error): throw FileError.unreadable(path: path, errno: error.code)
-    case .success(let count) where count < line.count:
-      throw FileError.unreadable(path: path, errno: EIO)
-    case .success: break
-    }
+    try read(file, into: &line, at: lineStart)
     switch line.withUnsafeBufferPointer({ OrderJSON.order(from: $0) }) {
     case .success(let order):
-      return Tail(completeEnd: lastNewline + 1, fileEnd: fileEnd, lastNumber: order.number)
+      return LastLine(end: lastNewline + 1, order: order)
     case .failure(let error):
-      throw FileError.badData(
-        path: path, line: try lineNumber(at: lineStart, in: descriptor),
+      throw .badData(
+        path, line: try lineNumber(at: lineStart, in: file),
         reason: "the last order is unreadable (\(error.reason)); nothing was changed")
     }
   }
 
   /// The offset of the last newline before `end`, scanning backwards a block at a time.
-  private func newline(before end: Int, in descriptor: Int32) throws -> Int? {
+  private func newline(before end: Int, in file: Descriptor) throws(FileError) -> Int? {
     var blockEnd = end
     var block = [UInt8](repeating: 0, count: 4096)
     while blockEnd > 0 {
       let blockStart = max(0, blockEnd - block.count)
       let length = blockEnd - blockStart
-      let read = block.withUnsafeMutableBytes {
-        FileSystem.read(
-          descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<length]), at: blockStart)
+      try read(file, into: &block, at: blockStart, range: 0..<length)
+      let found = block.withUnsafeBytes {
+        System.lastIndex(
+          of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: $0[..<length]))
       }
-      switch read {
-      case .failure(let error): throw FileError.unreadable(path: path, errno: error.code)
-      case .success(let count) where count < length:
-        throw FileError.unreadable(path: path, errno: EIO)
-      case .success: break
-      }
-      if let index = block[..<length].lastIndex(of: UInt8(ascii: "\n")) {
-        return blockStart + index
-      }
+      if let found { return blockStart + found }
       blockEnd = blockStart
     }
     return nil
   }
 
+  /// The offset of the first newline after `offset` and before `end`.
+  private func newline(after offset: Int, before end: Int, in file: Descriptor) throws(FileError)
+    -> Int?
+  {
+    var blockStart = offset + 1
+    var block = [UInt8](repeating: 0, count: 4096)
+    while blockStart < end {
+      let length = min(block.count, end - blockStart)
+      try read(file, into: &block, at: blockStart, range: 0..<length)
+      let found = block.withUnsafeBytes {
+        System.firstIndex(
+          of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: $0[..<length]))
+      }
+      if let found { return blockStart + found }
+      blockStart += length
+    }
+    return nil
+  }
+
   /// The 1-based line that starts at `offset`; reads the file up to it, so only for errors.
-  private func lineNumber(at offset: Int, in descriptor: Int32) throws -> Int {
+  private func lineNumber(at offset: Int, in file: Descriptor) throws(FileError) -> Int {
     var lines = 1
     var position = 0
-    var block = [UInt8](repeating: 0, count: 1 << 16)
+    var block = [UInt8](repeating: 0, count: FileOrders.chunkBytes)
     while position < offset {
       let length = min(block.count, offset - position)
-      let read = block.withUnsafeMutableBytes {
-        FileSystem.read(
-          descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<length]), at: position)
+      try read(file, into: &block, at: position, range: 0..<length)
+      lines += block.withUnsafeBytes {
+        System.count(UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: $0[..<length]))
       }
-      switch read {
-      case .failure(let error): throw FileError.unreadable(path: path, errno: error.code)
-      case .success(0): return lines
-      case .success(let count):
-        lines += block.withUnsafeBytes {
-          FileSystem.newlines(in: UnsafeRawBufferPointer(rebasing: $0[..<count]))
-        }
-        position += count
-      }
+      position += length
     }
     return lines
   }
 
-  // MARK: - Opening and locking
+  /// Fills `bytes[range]` (all of it by default) from `offset`, or throws.
+  private func read(
+    _ file: Descriptor, into bytes: inout [UInt8], at offset: Int, range: Range<Int>? = nil
+  ) throws(FileError) {
+    let range = range ?? 0..<bytes.count
+    let got: Int
+    do { got = try file.read(into: &bytes, range, at: offset) } catch {
+      throw .unreadable(path, error)
+    }
+    guard got == range.count else { throw .unreadable(path, .shortRead) }
+  }
 
-  private func openForWriting() throws -> Int32 {
-    if descriptor >= 0 { return descriptor }
-    if let failure = FileSystem.makeFolders(toFile: path) { throw failure }
-    var opened = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
-    if opened < 0, errno == ENOENT {
-      opened = open(path, O_RDWR | O_APPEND | O_CLOEXEC | O_CREAT | O_EXCL, 0o644)
-      if opened >= 0 {
-        created = true
-      } else if errno == EEXIST {  // Another process created it first.
-        opened = open(path, O_RDWR | O_APPEND | O_CLOEXEC)
+  private func size(of file: Descriptor) throws(FileError) -> Int {
+    do { return try file.status().size } catch { throw .unreadable(path, error) }
+  }
+
+  // MARK: - Opening
+
+  private func openForWriting() throws(FileError) -> Descriptor {
+    if let writer { return writer }
+    try makeFolders(path.parent)
+    let file: Descriptor
+    do throws(SystemError) {
+      do {
+        file = try Descriptor.open(path, .append)
+      } catch  where error.isMissing {
+        do {
+          file = try Descriptor.open(path, .createNew)
+        } catch  where error.isExisting {  // Another process created it first.
+          file = try Descriptor.open(path, .append)
+        }
       }
+    } catch {
+      throw .cannotCreate(path, error)
     }
-    guard opened >= 0 else { throw FileError.cannotCreate(path: path, errno: errno) }
-    descriptor = opened
-    return opened
+    try checkRegular(file, writing: true)
+    writer = file
+    return file
   }
 
-  private func openForReading() throws -> Int32? {
-    let reader = open(path, O_RDONLY | O_CLOEXEC)
-    if reader >= 0 { return reader }
-    if errno == ENOENT { return nil }
-    throw FileError.unreadable(path: path, errno: errno)
+  private func checkRegular(_ file: Descriptor, writing: Bool) throws(FileError) {
+    let kind: FileKind
+    do { kind = try file.status().kind } catch { throw .unreadable(path, error) }
+    guard kind == .regular else { throw .notRegular(path, kind, writing: writing) }
   }
 
-  /// Waits for the lock: a busy store is a reason to wait, never to fail.
-  private func lock(_ descriptor: Int32) throws {
-    while flock(descriptor, LOCK_EX) != 0 {
-      if errno != EINTR { throw FileError.cannotWrite(path: path, errno: errno) }
+  /// Creates the folders on the way to the file that are missing, syncing each new folder's
+  /// parent so the new entry survives a crash.
+  private func makeFolders(_ folder: FilePath) throws(FileError) {
+    let kind: FileKind?
+    do { kind = try System.kind(of: folder) } catch { throw .cannotCreateFolder(folder, error) }
+    switch kind {
+    case .folder?: return
+    case .some: throw .cannotCreateFolder(folder, .notAFolder)
+    case nil: break
     }
+    let parent = folder.parent
+    if parent != folder { try makeFolders(parent) }
+    do {
+      try System.makeFolder(folder)
+    } catch  where error.isExisting {
+      return
+    } catch {
+      throw .cannotCreateFolder(folder, error)
+    }
+    try? System.syncFolder(parent)
   }
 }

@@ -1,31 +1,44 @@
 import ShopCore
 
 /// Orders kept in memory for one run (`--memory`) or one test.
-public final class MemoryOrders: Orders {
-  public private(set) var all: [Order] = []
+public final class MemoryOrders: Orders, OrderHistory {
+  private var orders: [Order] = []
 
   public init() {}
 
-  public var count: Int { all.count }
-
-  public func save(_ drafts: [Draft]) throws -> [Order] {
+  public func save(_ drafts: [Draft]) throws(OrdersFull) -> [Order] {
     var saved: [Order] = []
-    var last = all.last?.number
+    var last = orders.last?.number
     for draft in drafts {
       guard let number = Order.number(after: last) else { throw OrdersFull(last: last ?? 0) }
       saved.append(Order(number: number, draft: draft))
       last = number
     }
-    all.append(contentsOf: saved)
+    orders.append(contentsOf: saved)
     return saved
   }
-}
 
-/// The last order's number is `Int.max`: no next number exists.
-public struct OrdersFull: Error, Equatable, CustomStringConvertible {
-  public let last: Int
+  public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
+    for order in orders { try visit(order, nil) }
+  }
 
-  public var description: String {
-    "order number \(last) is the last one this machine can count"
+  public func count() -> Int {
+    orders.count
+  }
+
+  public func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
+    throws
+  {
+    for order in orders.suffix(max(count, 0)) { try visit(order, nil) }
+  }
+
+  /// Order N sits at index N − 1001: numbers run from 1001 up by one, with no gap.
+  public func order(
+    numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws -> Bool {
+    let (index, overflow) = number.subtractingReportingOverflow(Order.firstNumber)
+    guard !overflow, orders.indices.contains(index) else { return false }
+    try visit(orders[index], nil)
+    return true
   }
 }

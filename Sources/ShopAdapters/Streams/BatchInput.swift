@@ -1,121 +1,135 @@
-import Glibc
 import ShopCore
 
 /// Batch input, one order a line in `shop place`'s syntax, read in groups as it arrives.
 ///
 /// A group is what one read gave, plus whatever more is already waiting, up to
-/// ``groupBytes``: a file is read in large groups (few `fsync`s), while a slow pipe yields
-/// each line as soon as it comes, so its report is not held back until the end of input.
-/// Memory stays bounded by the group size whatever the input's length.
+/// ``groupBytes`` of input and ``groupLines`` requests: a file is read in large groups (few
+/// syncs), while a slow pipe yields each line as soon as it comes, so its report is not held
+/// back until the end of input. Memory stays bounded by the group whatever the input's length,
+/// for short lines as for long ones.
 public final class BatchInput {
   public static let groupBytes = 1 << 20
+  /// A group's requests, and so its orders, encoded lines and reports, stay in memory until
+  /// it is saved: this bounds them when lines are short (a million `pen=1` lines).
+  public static let groupLines = 16_384
   /// A longer line is reported as malformed and skipped, so one endless line can't fill memory.
   public static let maximumLineBytes = 1 << 20
 
-  private let descriptor: Int32
-  private let name: String
-  private let ownsDescriptor: Bool
+  private let descriptor: Descriptor
+  private let failure: (SystemError) -> any ShopError
   private var buffer: [UInt8]
-  /// Bytes of an unfinished line, at the front of `buffer`.
-  private var carried = 0
+  /// Unparsed input: `buffer[start..<end]`.
+  private var start = 0
+  private var end = 0
   private var lineNumber = 0
   /// The current line passed ``maximumLineBytes``: its rest is dropped up to the newline.
   private var skippingLongLine = false
   private var atEnd = false
 
   /// Reads an already open descriptor, such as standard input; `name` is for error messages.
-  public init(descriptor: Int32, name: String) {
+  public init(descriptor: Descriptor, name: String) {
     self.descriptor = descriptor
-    self.name = name
-    self.ownsDescriptor = false
-    self.buffer = [UInt8](repeating: 0, count: BatchInput.groupBytes + BatchInput.maximumLineBytes)
+    self.failure = { StreamError.cannotRead(name: name, $0) }
+    self.buffer = BatchInput.makeBuffer()
   }
 
-  /// Opens the file at `path`.
-  /// - Throws: ``FileError/unreadable(path:errno:)`` when it can't be opened.
-  public init(path: String) throws(FileError) {
-    let opened = open(path, O_RDONLY | O_CLOEXEC)
-    guard opened >= 0 else { throw .unreadable(path: path, errno: errno) }
-    self.descriptor = opened
-    self.name = path
-    self.ownsDescriptor = true
-    self.buffer = [UInt8](repeating: 0, count: BatchInput.groupBytes + BatchInput.maximumLineBytes)
+  /// Opens the file at `path`. A FIFO is fine here (`shop batch <(…)`): it is read as a pipe.
+  public init(path: FilePath) throws(FileError) {
+    do {
+      self.descriptor = try Descriptor.open(path, .read)
+    } catch {
+      throw .unreadable(path, error)
+    }
+    self.failure = { FileError.unreadable(path, $0) }
+    self.buffer = BatchInput.makeBuffer()
   }
 
-  deinit {
-    if ownsDescriptor { close(descriptor) }
+  private static func makeBuffer() -> [UInt8] {
+    [UInt8](repeating: 0, count: groupBytes + maximumLineBytes)
   }
 
   /// The next group of requests in input order, or nil at the end of input. Blank lines and
   /// `#` comments are skipped but counted, so line numbers match the input.
-  public func nextGroup() throws(FileError) -> [Request]? {
-    while !atEnd {
-      let filled = try fill()
-      let requests = split(upTo: filled)
+  public func nextGroup() throws -> [Request]? {
+    while true {
+      if !hasCompleteLine() && !atEnd { try fill() }
+      let requests = split()
       if !requests.isEmpty { return requests }
+      if atEnd && start == end { return nil }
     }
-    return nil
   }
 
-  /// Reads at least once (blocking), then whatever more is ready; returns the end of the data.
-  private func fill() throws(FileError) -> Int {
-    var end = carried
-    let limit = carried + BatchInput.groupBytes
+  private func hasCompleteLine() -> Bool {
+    buffer.withUnsafeBytes {
+      System.firstIndex(
+        of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: $0[start..<end])) != nil
+    }
+  }
+
+  /// Moves unparsed input to the front, reads at least once (blocking), then whatever more is
+  /// ready, up to a group's worth of bytes.
+  private func fill() throws {
+    if start > 0 {
+      buffer.withUnsafeMutableBytes { bytes in
+        guard let base = bytes.baseAddress else { return }
+        base.copyMemory(from: base + start, byteCount: end - start)
+      }
+      end -= start
+      start = 0
+    }
+    let limit = min(buffer.count, end + BatchInput.groupBytes)
     repeat {
-      let result = buffer.withUnsafeMutableBytes {
-        FileSystem.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[end..<limit]))
+      let count: Int
+      do {
+        count = try descriptor.read(into: &buffer, end..<limit)
+      } catch {
+        throw failure(error)
       }
-      switch result {
-      case .failure(let error):
-        throw .unreadable(path: name, errno: error.code)
-      case .success(0):
+      if count == 0 {
         atEnd = true
-        return end
-      case .success(let count):
-        end += count
+        return
       }
-    } while end < limit && moreIsWaiting()
-    return end
+      end += count
+    } while end < limit && descriptor.hasInputWaiting()
   }
 
-  private func moreIsWaiting() -> Bool {
-    var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    return poll(&request, 1, 0) > 0 && request.revents & Int16(POLLIN) != 0
-  }
-
-  /// Parses the complete lines of `buffer[..<end]` (and, at the end of input, the last line
-  /// without a newline); moves an unfinished line to the front for the next read.
-  private func split(upTo end: Int) -> [Request] {
+  /// Parses complete lines (and, at the end of input, a last line without its newline) up to
+  /// a group's worth; an unfinished line longer than the limit is reported and dropped.
+  private func split() -> [Request] {
     var requests: [Request] = []
-    var start = 0
+    var consumed = 0
     buffer.withUnsafeBufferPointer { bytes in
-      while start < end {
-        guard let newline = bytes[start..<end].firstIndex(of: UInt8(ascii: "\n")) else { break }
-        finishLine(UnsafeBufferPointer(rebasing: bytes[start..<newline]), into: &requests)
-        start = newline + 1
-      }
-      if atEnd, start < end {
-        finishLine(UnsafeBufferPointer(rebasing: bytes[start..<end]), into: &requests)
-        start = end
+      while start < end, requests.count < BatchInput.groupLines, consumed < BatchInput.groupBytes {
+        let rest = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        guard
+          let newline = System.firstIndex(of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rest))
+        else {
+          if atEnd {
+            finishLine(rest, into: &requests)
+            consumed += rest.count
+            start = end
+          }
+          break
+        }
+        finishLine(UnsafeBufferPointer(rebasing: rest[..<newline]), into: &requests)
+        start += newline + 1
+        consumed += newline + 1
       }
     }
-    carried = end - start
-    if carried > BatchInput.maximumLineBytes {
+    if end - start > BatchInput.maximumLineBytes, !hasCompleteLine() {
+      // No newline within the limit: report the line once, drop what came of it so far.
       if !skippingLongLine {
         lineNumber += 1
-        requests.append(
-          Request(
-            line: lineNumber, cart: .failure(.lineTooLong(limit: BatchInput.maximumLineBytes))))
+        requests.append(tooLong())
         skippingLongLine = true
       }
-      carried = 0
-    } else if carried > 0, start > 0 {
-      buffer.withUnsafeMutableBufferPointer { bytes in
-        guard let base = bytes.baseAddress else { return }
-        memmove(base, base + start, carried)
-      }
+      start = end
     }
     return requests
+  }
+
+  private func tooLong() -> Request {
+    Request(line: lineNumber, cart: .failure(.lineTooLong(limit: BatchInput.maximumLineBytes)))
   }
 
   private func finishLine(_ line: UnsafeBufferPointer<UInt8>, into requests: inout [Request]) {
@@ -124,6 +138,10 @@ public final class BatchInput {
       return
     }
     lineNumber += 1
+    guard line.count <= BatchInput.maximumLineBytes else {
+      requests.append(tooLong())
+      return
+    }
     var end = line.count
     if end > 0, line[end - 1] == UInt8(ascii: "\r") { end -= 1 }  // Files saved on Windows.
     var start = 0

@@ -1,9 +1,9 @@
-/// Where a report's text goes. The root hands reports a real one (standard output); tests hand
-/// them a buffer.
+/// Where reports and listings write their text. The root hands them a real one (standard
+/// output); tests hand them a buffer.
 public protocol ByteOutput: AnyObject {
   /// Takes `bytes`; they may stay buffered until ``flush()``.
   func write(_ bytes: UnsafeRawBufferPointer)
-  /// Delivers everything written so far.
+  /// Delivers everything written so far, or throws a ``ShopCore/ShopError`` saying why not.
   func flush() throws
 }
 

@@ -1,16 +1,26 @@
-import Glibc
+import ShopCore
 
-/// A ``ByteOutput`` onto an open file descriptor (standard output or error), buffered until
-/// ``flush()``: a million report lines cost a few system calls, not a million.
+/// A ``ByteOutput`` onto a standard descriptor, buffered until ``flush()``: a million report
+/// lines cost a few system calls, not a million.
 public final class DescriptorOutput: ByteOutput {
-  private let descriptor: Int32
+  /// What a reader that goes away (`| head -1`) means for the command writing.
+  public enum ReaderGone {
+    /// An error (exit 74): reports of saved orders were not delivered.
+    case isAnError
+    /// The end of the command, successfully: a listing has nobody left to list for.
+    case endsTheCommand
+  }
+
+  private let descriptor: Descriptor
   private let name: String
+  private let readerGone: ReaderGone
   private var buffer: [UInt8] = []
 
   /// `name` says which output failed in error messages, e.g. "standard output".
-  public init(descriptor: Int32, name: String) {
+  public init(descriptor: Descriptor, name: String, readerGone: ReaderGone = .isAnError) {
     self.descriptor = descriptor
     self.name = name
+    self.readerGone = readerGone
     buffer.reserveCapacity(1 << 16)
   }
 
@@ -18,10 +28,15 @@ public final class DescriptorOutput: ByteOutput {
     buffer.append(contentsOf: bytes)
   }
 
-  public func flush() throws {
+  public func flush() throws(StreamError) {
     guard !buffer.isEmpty else { return }
-    let failure = buffer.withUnsafeBytes { FileSystem.writeAll(descriptor, $0) }
-    buffer.removeAll(keepingCapacity: true)
-    if let failure { throw FileError.cannotWrite(path: name, errno: failure) }
+    defer { buffer.removeAll(keepingCapacity: true) }
+    do {
+      try descriptor.writeAll(buffer)
+    } catch  where error.isBrokenPipe && readerGone == .endsTheCommand {
+      throw .readerWentAway
+    } catch {
+      throw .cannotWrite(name: name, error)
+    }
   }
 }

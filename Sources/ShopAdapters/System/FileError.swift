@@ -1,35 +1,75 @@
-import Glibc
+import ShopCore
 
-/// Why a file could not be used; each case names the file so the message can say where.
-public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// An input file that can't be read (missing, a folder, no permission, I/O error).
-  case unreadable(path: String, errno: Int32)
+/// Why a file could not be used; each case names the file, so the message can say where, and
+/// carries the exit status its command ends with.
+public enum FileError: ShopError, Equatable, Sendable {
+  /// An input file that can't be read (missing, no permission, an I/O error).
+  case unreadable(FilePath, SystemError)
+  /// A path that names something other than a regular file: a FIFO, a device, a folder.
+  /// Reading one could wait forever or never end; an orders file must be a plain file.
+  case notRegular(FilePath, FileKind, writing: Bool)
   /// A complete line that is not what the file's format says it must be.
-  case badData(path: String, line: Int, reason: String)
-  /// A file or folder that can't be created, or a file that can't be opened for writing.
-  case cannotCreate(path: String, errno: Int32)
+  case badData(FilePath, line: Int, reason: String)
+  /// A file that can't be created, or opened for writing.
+  case cannotCreate(FilePath, SystemError)
   /// A folder on the way to an output file that can't be created (or is not a folder).
-  case cannotCreateFolder(path: String, errno: Int32)
-  /// A write or sync that failed (full disk, I/O error, closed pipe).
-  case cannotWrite(path: String, errno: Int32)
+  case cannotCreateFolder(FilePath, SystemError)
+  /// A write or sync that failed (a full disk, an I/O error).
+  case cannotWrite(FilePath, SystemError)
+  /// The orders file's last number is the largest this machine can count.
+  case full(FilePath, OrdersFull)
 
-  public var description: String {
+  public var status: ExitStatus {
     switch self {
-    case .unreadable(let path, let code):
-      return "cannot read '\(path)': \(FileError.explain(code))"
-    case .badData(let path, let line, let reason):
-      return "\(path):\(line): \(reason)"
-    case .cannotCreate(let path, let code):
-      return "cannot create or open '\(path)' for writing: \(FileError.explain(code))"
-    case .cannotCreateFolder(let path, let code):
-      return "cannot create folder '\(path)': \(FileError.explain(code))"
-    case .cannotWrite(let path, let code):
-      return "cannot write '\(path)': \(FileError.explain(code))"
+    case .unreadable: return .noInput
+    case .notRegular(_, _, let writing): return writing ? .cannotCreate : .noInput
+    case .badData, .full: return .dataError
+    case .cannotCreate, .cannotCreateFolder: return .cannotCreate
+    case .cannotWrite: return .ioError
     }
   }
 
-  static func explain(_ code: Int32) -> String {
-    guard let text = strerror(code) else { return "error \(code)" }
-    return String(cString: text)
+  public var message: String {
+    switch self {
+    case .unreadable(let path, let error):
+      return "cannot read \(path): \(error.explanation)"
+    case .notRegular(let path, let kind, _):
+      return "\(path) is \(kind), not a regular file"
+    case .badData(let path, let line, let reason):
+      return "\(CartSyntax.quoted(path.bytes).dropFirst().dropLast()):\(line): \(reason)"
+    case .cannotCreate(let path, let error):
+      return "cannot create or open \(path) for writing: \(error.explanation)"
+    case .cannotCreateFolder(let path, let error):
+      return "cannot create folder \(path): \(error.explanation)"
+    case .cannotWrite(let path, let error):
+      return "cannot write \(path): \(error.explanation)"
+    case .full(let path, let full):
+      return "\(path): \(full.message)"
+    }
+  }
+}
+
+/// Why a standard stream failed: reading standard input, writing standard output.
+public enum StreamError: ShopError, Equatable, Sendable {
+  case cannotRead(name: String, SystemError)
+  case cannotWrite(name: String, SystemError)
+  /// The reader of a listing went away (`shop orders | head -1`): the listing has done its
+  /// job for that reader, so the command ends quietly and successfully.
+  case readerWentAway
+
+  public var status: ExitStatus {
+    switch self {
+    case .cannotRead: return .noInput
+    case .cannotWrite: return .ioError
+    case .readerWentAway: return .success
+    }
+  }
+
+  public var message: String {
+    switch self {
+    case .cannotRead(let name, let error): return "cannot read '\(name)': \(error.explanation)"
+    case .cannotWrite(let name, let error): return "cannot write '\(name)': \(error.explanation)"
+    case .readerWentAway: return ""
+    }
   }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import ShopCore
 
 /// The real time of day, in whole seconds.
@@ -6,6 +5,6 @@ public struct SystemClock: WallClock {
   public init() {}
 
   public func now() -> Timestamp {
-    Timestamp(secondsSince1970: Int64(time(nil)))
+    Timestamp(secondsSince1970: System.secondsSince1970())
   }
 }

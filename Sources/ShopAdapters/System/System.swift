@@ -1,0 +1,392 @@
+// The one place that talks to the C library. Everything else gets safe Swift types from here:
+// descriptors that close themselves, typed errors with their errno, paths as bytes. Every call
+// that can be interrupted is retried on EINTR, and every transfer loops over short counts.
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// A failed system call: which call, and the `errno` it left.
+public struct SystemError: Error, Equatable, Sendable {
+  public let call: String
+  public let code: Int32
+
+  init(_ call: String, code: Int32 = errno) {
+    self.call = call
+    self.code = code
+  }
+
+  /// The C library's words for the code, e.g. "No such file or directory".
+  public var explanation: String {
+    guard let text = strerror(code) else { return "error \(code)" }
+    return String(cString: text)
+  }
+
+  var isMissing: Bool { code == ENOENT }
+  var isExisting: Bool { code == EEXIST }
+  /// The reader of a pipe or socket has gone away.
+  public var isBrokenPipe: Bool { code == EPIPE }
+  /// The file system can't sync a folder; the data itself is synced by then.
+  var isUnsupported: Bool { code == EINVAL || code == ENOTSUP || code == EOPNOTSUPP }
+
+  static let notAPath = SystemError("open", code: EINVAL)
+  static let notAFolder = SystemError("mkdir", code: ENOTDIR)
+  static let shortRead = SystemError("read", code: EIO)
+  static let noProgress = SystemError("write", code: EIO)
+  /// What writing to a standard descriptor that was closed when `shop` started would give.
+  public static let closedDescriptor = SystemError("write", code: EBADF)
+}
+
+/// What kind of entry a path names, by `fstat` or `stat`.
+public enum FileKind: Equatable, Sendable, CustomStringConvertible {
+  case regular, folder, fifo, device, socket, link, other
+
+  init(mode: mode_t) {
+    switch mode & S_IFMT {
+    case S_IFREG: self = .regular
+    case S_IFDIR: self = .folder
+    case S_IFIFO: self = .fifo
+    case S_IFCHR, S_IFBLK: self = .device
+    case S_IFSOCK: self = .socket
+    case S_IFLNK: self = .link
+    default: self = .other
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .regular: return "a regular file"
+    case .folder: return "a folder"
+    case .fifo: return "a FIFO"
+    case .device: return "a device"
+    case .socket: return "a socket"
+    case .link: return "a symbolic link"
+    case .other: return "not a regular file"
+    }
+  }
+}
+
+/// An open file descriptor. One it opened is closed when the value goes away; a standard
+/// descriptor is only borrowed.
+public final class Descriptor: Sendable {
+  let raw: Int32
+  private let owned: Bool
+
+  fileprivate init(raw: Int32, owned: Bool) {
+    self.raw = raw
+    self.owned = owned
+  }
+
+  deinit {
+    if owned { _ = close(raw) }
+  }
+
+  /// A descriptor opened elsewhere, such as a test's pipe; never closed here.
+  public static func borrowing(_ raw: Int32) -> Descriptor {
+    Descriptor(raw: raw, owned: false)
+  }
+
+  public static let standardInput = Descriptor(raw: 0, owned: false)
+  public static let standardOutput = Descriptor(raw: 1, owned: false)
+  public static let standardError = Descriptor(raw: 2, owned: false)
+
+  /// How to open a path.
+  enum Access {
+    /// Reading only.
+    case read
+    /// Reading and appending to an existing file.
+    case append
+    /// Reading and appending to a file this call creates; fails if it exists.
+    case createNew
+  }
+
+  /// Opens `path` without following it into a wait: a FIFO opens at once (O_NONBLOCK) so the
+  /// caller can look at what it is and refuse it; then the descriptor blocks as usual.
+  static func open(_ path: FilePath, _ access: Access) throws(SystemError) -> Descriptor {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    let common = O_CLOEXEC | O_NOCTTY | O_NONBLOCK
+    var flags: Int32
+    switch access {
+    case .read: flags = O_RDONLY | common
+    case .append: flags = O_RDWR | O_APPEND | common
+    case .createNew: flags = O_RDWR | O_APPEND | O_CREAT | O_EXCL | common
+    }
+    let raw = try retrying("open") {
+      path.withCString { name in
+        access == .createNew ? systemOpen(name, flags, 0o644) : systemOpen(name, flags, 0)
+      }
+    }
+    let descriptor = Descriptor(raw: raw, owned: true)
+    let status = fcntl(raw, F_GETFL)
+    if status >= 0 { _ = fcntl(raw, F_SETFL, status & ~O_NONBLOCK) }
+    return descriptor
+  }
+
+  /// The kind of file and its size now.
+  func status() throws(SystemError) -> (kind: FileKind, size: Int) {
+    var info = stat()
+    guard fstat(raw, &info) == 0 else { throw SystemError("fstat") }
+    return (FileKind(mode: info.st_mode), Int(info.st_size))
+  }
+
+  /// Reads into `buffer` from `offset` until it is full or the file ends; returns the count.
+  func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int) throws(SystemError) -> Int {
+    var done = 0
+    while done < buffer.count {
+      let got = try retrying("pread") {
+        pread(raw, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(offset + done))
+      }
+      if got == 0 { break }
+      done += got
+    }
+    return done
+  }
+
+  /// Reads what one `read` gives (a stream: a pipe, a terminal, a file); 0 at the end.
+  func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+    try retrying("read") { systemRead(raw, buffer.baseAddress, buffer.count) }
+  }
+
+  /// True when a read would not wait: more input has already arrived.
+  func hasInputWaiting() -> Bool {
+    var request = pollfd(fd: raw, events: Int16(POLLIN), revents: 0)
+    return poll(&request, 1, 0) > 0 && request.revents & Int16(POLLIN) != 0
+  }
+
+  /// Writes every byte, looping over short writes.
+  func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+    var offset = 0
+    while offset < bytes.count {
+      let written = try retrying("write") {
+        systemWrite(raw, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+      }
+      if written == 0 { throw .noProgress }
+      offset += written
+    }
+  }
+
+  /// Reads into `bytes[range]` from `offset` until it is full or the file ends.
+  func read(into bytes: inout [UInt8], _ range: Range<Int>, at offset: Int) throws(SystemError)
+    -> Int
+  {
+    let result = bytes.withUnsafeMutableBytes { buffer in
+      Result { () throws(SystemError) in
+        try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[range]), at: offset)
+      }
+    }
+    return try result.get()
+  }
+
+  /// Reads what one `read` gives into `bytes[range]`; 0 at the end.
+  func read(into bytes: inout [UInt8], _ range: Range<Int>) throws(SystemError) -> Int {
+    let result = bytes.withUnsafeMutableBytes { buffer in
+      Result { () throws(SystemError) in
+        try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[range]))
+      }
+    }
+    return try result.get()
+  }
+
+  func writeAll(_ bytes: [UInt8]) throws(SystemError) {
+    let result = bytes.withUnsafeBytes { buffer in
+      Result { () throws(SystemError) in try writeAll(buffer) }
+    }
+    try result.get()
+  }
+
+  func truncate(to size: Int) throws(SystemError) {
+    _ = try retrying("ftruncate") { ftruncate(raw, off_t(size)) }
+  }
+
+  /// Makes what was written survive a power cut. Darwin's `fsync` only reaches the drive's
+  /// cache; `F_FULLFSYNC` reaches the medium, and where a file system refuses it, `fsync` is
+  /// the best there is.
+  func sync() throws(SystemError) {
+    #if canImport(Darwin)
+      if fcntl(raw, F_FULLFSYNC) == 0 { return }
+    #endif
+    _ = try retrying("fsync") { fsync(raw) }
+  }
+
+  /// Waits for the exclusive lock: a busy store is a reason to wait, never to fail.
+  func lockExclusive() throws(SystemError) {
+    _ = try retrying("flock") { flock(raw, LOCK_EX) }
+  }
+
+  /// Waits for a shared lock: readers take it only to see no write half done.
+  func lockShared() throws(SystemError) {
+    _ = try retrying("flock") { flock(raw, LOCK_SH) }
+  }
+
+  func unlock() {
+    _ = flock(raw, LOCK_UN)
+  }
+
+  /// Whether this descriptor number is open at all.
+  var isOpen: Bool { fcntl(raw, F_GETFD) >= 0 || errno != EBADF }
+}
+
+/// Calls `body` until it is not interrupted; a negative result is the call's failure.
+private func retrying<Result: BinaryInteger>(
+  _ call: String, _ body: () -> Result
+) throws(SystemError) -> Result {
+  while true {
+    let result = body()
+    if result >= 0 { return result }
+    if errno != EINTR { throw SystemError(call) }
+  }
+}
+
+// The C calls under names of their own: inside `Descriptor`, `open` and `read` mean its own.
+private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
+  open(path, flags, mode)
+}
+
+private func systemRead(_ raw: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(raw, buffer, count)
+}
+
+private func systemWrite(_ raw: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(raw, buffer, count)
+}
+
+/// The calls on paths and on the process as a whole.
+public enum System {
+  /// What `path` names now, following symbolic links; nil when nothing is there.
+  static func kind(of path: FilePath) throws(SystemError) -> FileKind? {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    var info = stat()
+    let result = path.withCString { stat($0, &info) }
+    if result == 0 { return FileKind(mode: info.st_mode) }
+    if errno == ENOENT { return nil }
+    throw SystemError("stat")
+  }
+
+  static func makeFolder(_ path: FilePath) throws(SystemError) {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    _ = try retrying("mkdir") { path.withCString { mkdir($0, 0o755) } }
+  }
+
+  /// Makes a folder's entries durable: a new file, or a new folder, survives a power cut
+  /// only once its folder is synced.
+  static func syncFolder(_ path: FilePath) throws(SystemError) {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    let raw = try retrying("open") {
+      path.withCString { systemOpen($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0) }
+    }
+    let folder = Descriptor(raw: raw, owned: true)
+    try folder.sync()
+  }
+
+  /// Seconds since 1970 in UTC.
+  public static func secondsSince1970() -> Int64 {
+    Int64(time(nil))
+  }
+
+  /// The value of an environment variable as bytes, exactly as set; nil when unset.
+  public static func environmentValue(_ name: String) -> [UInt8]? {
+    guard let value = getenv(name) else { return nil }
+    return bytes(of: value)
+  }
+
+  /// The command line's words after the program's name, as bytes: `CommandLine.arguments`
+  /// would repair invalid UTF-8 and so change a path.
+  public static func arguments() -> [[UInt8]] {
+    var words: [[UInt8]] = []
+    let count = Int(CommandLine.argc)
+    for index in 1..<max(count, 1) {
+      guard let word = CommandLine.unsafeArgv[index] else { continue }
+      words.append(bytes(of: word))
+    }
+    return words
+  }
+
+  private static func bytes(of text: UnsafePointer<CChar>) -> [UInt8] {
+    let raw = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+    return Array(UnsafeBufferPointer(start: raw, count: strlen(text)))
+  }
+
+  /// Makes sure descriptors 0, 1 and 2 are open, holding a closed one on /dev/null, so no
+  /// file opened later can take its number (and receive reports or errors meant for it).
+  /// - Returns: which of the three were closed.
+  public static func secureStandardDescriptors() -> StandardDescriptors {
+    var closed: [Bool] = []
+    for raw: Int32 in 0...2 {
+      let isClosed = fcntl(raw, F_GETFD) < 0 && errno == EBADF
+      closed.append(isClosed)
+      if isClosed {
+        // open returns the lowest free number: this one, since the lower ones are open.
+        let held = open("/dev/null", raw == 0 ? O_RDONLY : O_WRONLY)
+        if held >= 0, held != raw {
+          _ = dup2(held, raw)
+          _ = close(held)
+        }
+      }
+    }
+    return StandardDescriptors(
+      inputWasClosed: closed[0], outputWasClosed: closed[1], errorWasClosed: closed[2])
+  }
+
+  /// A reader that goes away makes writes fail with EPIPE instead of killing the process.
+  public static func ignoreBrokenPipes() {
+    _ = signal(SIGPIPE, SIG_IGN)
+  }
+
+  public static func exit(_ status: Int32) -> Never {
+    #if canImport(Darwin)
+      Darwin.exit(status)
+    #elseif canImport(Glibc)
+      Glibc.exit(status)
+    #elseif canImport(Musl)
+      Musl.exit(status)
+    #endif
+  }
+
+  /// How many `byte`s the memory holds; `memchr` scans far faster than a loop over bytes.
+  static func count(_ byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int {
+    guard var cursor = bytes.baseAddress else { return 0 }
+    let end = cursor + bytes.count
+    var count = 0
+    while let found = memchr(cursor, Int32(byte), end - cursor) {
+      count += 1
+      cursor = UnsafeRawPointer(found) + 1
+    }
+    return count
+  }
+
+  /// The offset of the first `byte` in the memory, by `memchr`.
+  static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
+    guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), bytes.count) else {
+      return nil
+    }
+    return UnsafeRawPointer(found) - base
+  }
+
+  /// The offset of the last `byte` in the memory (backward scans read small blocks).
+  static func lastIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
+    bytes.lastIndex(of: byte)
+  }
+}
+
+/// Which standard descriptors `shop` found closed when it started.
+public struct StandardDescriptors: Equatable, Sendable {
+  public let inputWasClosed: Bool
+  public let outputWasClosed: Bool
+  public let errorWasClosed: Bool
+}
+
+extension FilePath {
+  /// Calls `body` with the path as a C string; the caller has checked it holds no NUL.
+  fileprivate func withCString<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {
+    var bytes = self.bytes.map { CChar(bitPattern: $0) }
+    bytes.append(0)
+    return bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return body("") }
+      return body(base)
+    }
+  }
+}
