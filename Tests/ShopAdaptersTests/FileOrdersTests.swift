@@ -156,7 +156,7 @@ struct FileOrdersTests {
     }
   }
 
-  @Test(.enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root"))
+  @Test(.enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root on Linux"))
   func aFullDiskKeepsEveryEarlierOrderAndLeavesNoPartialLine() throws {
     let disk = try TinyDisk(kilobytes: 16)
     let path = disk.path + "/orders.jsonl"

@@ -107,7 +107,7 @@ struct ReliabilityTests {
     #expect(partial >= 6, "only \(partial) kills landed mid-batch after a report")
   }
 
-  @Test(.enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root"))
+  @Test(.enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root on Linux"))
   func aFullDiskStopsWith74AndKeepsEveryReportedOrder() throws {
     let shop = try Shop()
     let disk = try TinyDisk(kilobytes: 16)
@@ -187,7 +187,7 @@ struct ReliabilityTests {
     #expect(try shop.run("place", "--orders", file + "/orders.jsonl", "pen=1").status == 73)
   }
 
-  @Test(.enabled(if: TinyDisk.canMount, "mounting a read-only tmpfs needs root"))
+  @Test(.enabled(if: TinyDisk.canMount, "mounting a read-only tmpfs needs root on Linux"))
   func aFolderThatCanNotBeWrittenIs73() throws {
     let shop = try Shop()
     let disk = try TinyDisk(kilobytes: 16, readOnly: true)

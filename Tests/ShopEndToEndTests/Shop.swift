@@ -13,10 +13,15 @@ struct Run: CustomStringConvertible {
 /// The built `shop` binary in a private sandbox: its own HOME, no XDG or SHOP variables from
 /// the machine, so no test can read or write the real home folder.
 final class Shop {
-  /// `shop` is built next to the test bundle, in the same products folder.
+  /// `shop` is built into the same products folder as the tests: on Linux the test bundle is
+  /// an executable there, on macOS a `.xctest` folder there. `SHOP_BINARY` overrides both.
   static let binary: String = {
-    let tests = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    return tests.deletingLastPathComponent().appendingPathComponent("shop").path
+    if let binary = ProcessInfo.processInfo.environment["SHOP_BINARY"], !binary.isEmpty {
+      return binary
+    }
+    var products = Bundle(for: Shop.self).bundleURL
+    if products.pathExtension == "xctest" { products.deleteLastPathComponent() }
+    return products.appendingPathComponent("shop").path
   }()
 
   let folder: TemporaryFolder
@@ -44,9 +49,21 @@ final class Shop {
     try run(arguments)
   }
 
-  func start(_ arguments: [String], input: Data?, environment: [String: String] = [:]) throws
-    -> Started
-  {
+  /// Runs `script` with `/bin/sh` in the sandbox, `$SHOP` naming the binary: for what only a
+  /// shell can arrange, such as a closed descriptor (`>&-`) or a pipe into `head`.
+  @discardableResult
+  func shell(_ script: String, input: String? = nil) throws -> Run {
+    let process = try start(
+      ["-c", script], input: input.map { Data($0.utf8) }, environment: ["SHOP": Shop.binary],
+      executable: "/bin/sh")
+    process.process.waitUntilExit()
+    return process.finish()
+  }
+
+  func start(
+    _ arguments: [String], input: Data?, environment: [String: String] = [:],
+    executable: String = Shop.binary
+  ) throws -> Started {
     runs += 1
     let stdout = folder.file("stdout.\(runs)")
     let stderr = folder.file("stderr.\(runs)")
@@ -55,7 +72,7 @@ final class Shop {
     try Data().write(to: URL(fileURLWithPath: stdout))
     try Data().write(to: URL(fileURLWithPath: stderr))
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: Shop.binary)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.currentDirectoryURL = URL(fileURLWithPath: folder.path)
     process.arguments = arguments
     process.environment = ["HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"].merging(
@@ -96,6 +113,14 @@ extension Shop {
   func runBytes(_ arguments: [[UInt8]], input: [UInt8], environment: [String: String] = [:])
     throws -> (run: Run, signal: Int32?)
   {
+    let measured = try runMeasured(arguments, input: input, environment: environment)
+    return (measured.run, measured.signal)
+  }
+
+  /// Runs `shop` with byte arguments, and reads the peak memory of that one process.
+  func runMeasured(
+    _ arguments: [[UInt8]], input: [UInt8], environment: [String: String] = [:]
+  ) throws -> (run: Run, signal: Int32?, peakKiB: Int) {
     runs += 1
     let stdin = folder.file("stdin.\(runs)")
     let stdout = folder.file("stdout.\(runs)")
@@ -129,7 +154,13 @@ extension Shop {
     let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv + [nil], envp + [nil])
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
+    #if os(Linux)
+      let peakKiB = usage.ru_maxrss
+    #else
+      let peakKiB = usage.ru_maxrss / 1024  // Bytes on Darwin.
+    #endif
     func read(_ path: String) -> String {
       String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     }
@@ -137,7 +168,7 @@ extension Shop {
     let exit = (status >> 8) & 0xFF
     return (
       Run(status: signal == 0 ? exit : 128 + signal, stdout: read(stdout), stderr: read(stderr)),
-      signal == 0 ? nil : signal
+      signal == 0 ? nil : signal, peakKiB
     )
   }
 }

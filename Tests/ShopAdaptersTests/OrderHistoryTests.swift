@@ -1,0 +1,149 @@
+import Foundation
+import ShopCore
+import ShopTestSupport
+import Testing
+
+@testable import ShopAdapters
+
+/// The reading port, on both stores: every form, the numbering checks, and snapshots.
+struct OrderHistoryTests {
+  let time = Timestamp(secondsSince1970: 1_796_018_803)
+
+  func draft(_ quantity: Int = 1) throws -> Draft {
+    try #require(
+      Draft(lines: [OrderLine(sku: "pen", quantity: quantity, price: 30)], placedAt: time))
+  }
+
+  /// A file store and a memory store holding the same `count` orders.
+  func stores(count: Int) throws -> (
+    file: FileOrders, memory: MemoryOrders, folder: TemporaryFolder
+  ) {
+    let folder = try TemporaryFolder()
+    let file = FileOrders(path: folder.file("orders.jsonl"))
+    let memory = MemoryOrders()
+    var drafts: [Draft] = []
+    for index in 0..<count { drafts.append(try draft(index % 9 + 1)) }
+    if !drafts.isEmpty {
+      _ = try file.save(drafts)
+      _ = try memory.save(drafts)
+    }
+    return (file, memory, folder)
+  }
+
+  func all(_ history: any OrderHistory) throws -> [Int] {
+    var numbers: [Int] = []
+    try history.readAll { order, _ in numbers.append(order.number) }
+    return numbers
+  }
+
+  func last(_ count: Int, _ history: any OrderHistory) throws -> [Int] {
+    var numbers: [Int] = []
+    try history.last(count) { order, _ in numbers.append(order.number) }
+    return numbers
+  }
+
+  func find(_ number: Int, _ history: any OrderHistory) throws -> Order? {
+    var found: Order?
+    let present = try history.order(numbered: number) { order, _ in found = order }
+    #expect(present == (found != nil))
+    return found
+  }
+
+  @Test(arguments: [0, 1, 2, 7, 3000])
+  func everyFormAgreesOnBothStores(count: Int) throws {
+    let (file, memory, folder) = try stores(count: count)
+    defer { withExtendedLifetime(folder) {} }
+    for history in [file as any OrderHistory, memory] {
+      #expect(try all(history) == Array(1001..<(1001 + count)))
+      #expect(try history.count() == count)
+      for wanted in [1, 2, 5, 100, 5000] {
+        let first = 1001 + max(0, count - wanted)
+        #expect(try last(wanted, history) == Array(first..<(1001 + count)))
+      }
+      for number in [1000, 1001, 1002, 1000 + count / 2, 1000 + count, 1001 + count, -5, .max] {
+        let found = try find(number, history)
+        let exists = number >= 1001 && number <= 1000 + count
+        #expect(found?.number == (exists ? number : nil), "order \(number) of \(count)")
+        if let found { #expect(found.lines.first?.quantity == (number - 1001) % 9 + 1) }
+      }
+    }
+  }
+
+  @Test func theFileStoreHandsOutItsStoredLineAndTheMemoryStoreNone() throws {
+    let (file, memory, folder) = try stores(count: 2)
+    let stored = try folder.read("orders.jsonl").split(separator: "\n").map(String.init)
+    var lines: [String] = []
+    try file.readAll { _, bytes in
+      lines.append(String(decoding: try #require(bytes), as: UTF8.self))
+    }
+    #expect(lines == stored)
+    try memory.readAll { _, bytes in #expect(bytes == nil) }
+  }
+
+  @Test(arguments: [
+    ([1001, 1003], 2, "order 1003 follows order 1001: numbers must go up by one"),
+    ([1001, 1002, 1002], 3, "order 1002 follows order 1002: numbers must go up by one"),
+    ([1002], 1, "the first order is 1002, not 1001"),
+  ])
+  func aGapOrARepeatStopsEveryListingAtItsLine(numbers: [Int], line: Int, reason: String) throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    var text = ""
+    for number in numbers {
+      text +=
+        #"{"number":\#(number),"items":[{"sku":"pen","quantity":1,"price":30}],"total":30,"#
+        + #""payable":30,"placedAt":"2026-11-30T06:06:43Z"}"# + "\n"
+    }
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let store = FileOrders(path: path)
+    var seen: [Int] = []
+    #expect(throws: FileError.badData(FilePath(path), line: line, reason: reason)) {
+      try store.readAll { order, _ in seen.append(order.number) }
+    }
+    #expect(seen == Array(numbers.prefix(line - 1)))
+    if numbers.count > 1 {
+      #expect(throws: FileError.self) { try last(numbers.count, store) }
+    }
+  }
+
+  @Test func aLongFileIsBisectedAndAMissingNumberIsNotFound() throws {
+    let (file, _, folder) = try stores(count: 20_000)
+    defer { withExtendedLifetime(folder) {} }
+    for number in [1001, 1500, 9999, 13_377, 21_000] {
+      #expect(try find(number, file)?.number == number)
+    }
+    #expect(try find(21_001, file) == nil)
+  }
+
+  @Test func aReaderSeesTheFileAsItWasWhenItStartedWhateverWritersDo() throws {
+    // The file ends in a torn write that the next writer cuts and replaces while a reader is
+    // in the middle of the file: the reader must neither fail nor splice old bytes to new.
+    let (file, _, folder) = try stores(count: 5000)
+    let path = folder.file("orders.jsonl")
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(#"{"number":6001,"items":[{"sku":"pe"#.utf8))
+    try handle.close()
+    let writer = FileOrders(path: path)
+    var seen: [Int] = []
+    var wrote = false
+    try file.readAll { order, _ in
+      seen.append(order.number)
+      if !wrote {
+        wrote = true
+        _ = try writer.save([try draft(), try draft()])
+      }
+    }
+    #expect(seen == Array(1001...6000))
+    var counted = 0
+    var lasts: [Int] = []
+    let reader = FileOrders(path: path)
+    try reader.last(3) { order, _ in
+      if lasts.isEmpty { _ = try writer.save([try draft()]) }
+      lasts.append(order.number)
+    }
+    counted = try reader.count()
+    #expect(lasts == [6000, 6001, 6002])
+    #expect(counted == 5003)
+  }
+}
