@@ -26,18 +26,23 @@ struct Terminal {
   let errors: DescriptorOutput
 }
 
+// lead: the adapters still take String paths; until they take FilePath, paths are decoded here.
+func text(_ path: FilePath?) -> String? {
+  path.map { String(decoding: $0.bytes, as: UTF8.self) }
+}
+
 // Which catalog: --catalog, else $SHOP_CATALOG, else the built-in prices.
-func makeCatalog(path flag: String?, _ environment: Environment) throws -> any Catalog {
-  guard let path = flag ?? environment.shopCatalog else {
+func makeCatalog(path flag: FilePath?, _ environment: Environment) throws -> any Catalog {
+  guard let path = text(flag) ?? environment.shopCatalog else {
     return MemoryCatalog(prices: MemoryCatalog.builtInPrices)
   }
   return try FileCatalog(path: path)
 }
 
 // Which orders file: --orders, else $SHOP_ORDERS, else the XDG data folder.
-func ordersPath(flag: String?, _ environment: Environment) throws -> String {
+func ordersPath(flag: FilePath?, _ environment: Environment) throws -> String {
   let path = ordersLocation(
-    flag: flag, shopOrders: environment.shopOrders, xdgDataHome: environment.xdgDataHome,
+    flag: text(flag), shopOrders: environment.shopOrders, xdgDataHome: environment.xdgDataHome,
     home: environment.home)
   guard let path else { throw NoOrdersLocation() }
   return path
@@ -74,11 +79,20 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
 {
   switch invocation {
   case .help(let command):
-    terminal.output.write(HelpText.text(for: command))
+    let described = command.flatMap { CommandLineDescription.shop.command(named: $0.rawValue) }
+    terminal.output.write(HelpText.text(for: described, in: .shop))
+    return ExitStatus.placed
+
+  case .completions(let shell):
+    terminal.output.write(Completions.script(for: shell, .shop))
+    return ExitStatus.placed
+
+  case .manual:
+    terminal.output.write(Manual.page(.shop))
     return ExitStatus.placed
 
   case .version:
-    terminal.output.write(HelpText.version + "\n")
+    terminal.output.write(CommandLineDescription.shop.version + "\n")
     return ExitStatus.placed
 
   case .place(let options, let cart):
@@ -90,7 +104,7 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
 
   case .batch(let options, let path):
     let input =
-      try path.map { path throws(FileError) in try BatchInput(path: path) }
+      try text(path).map { path throws(FileError) in try BatchInput(path: path) }
       ?? BatchInput(descriptor: STDIN_FILENO, name: "standard input")
     let placeOrder = try makePlaceOrder(options, environment, terminal)
     var rejected = 0
@@ -99,12 +113,17 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
     }
     return rejected == 0 ? ExitStatus.placed : ExitStatus.rejected
 
-  case .orders(let path, let listing):
-    let orders = FileOrders(path: try ordersPath(flag: path, environment))
-    switch listing {
+  case .orders(let options):
+    let orders = FileOrders(path: try ordersPath(flag: options.ordersPath, environment))
+    switch options.selection {
     case .count: terminal.output.write("\(try orders.count())\n")
-    case .text: try OrderListing(output: terminal.output, style: .text).list(orders)
-    case .json: try OrderListing(output: terminal.output, style: .json).list(orders)
+    case .all:
+      try OrderListing(output: terminal.output, style: options.json ? .json : .text).list(orders)
+    case .last, .numbers:
+      // lead: issue 10 lists the newest N and chosen numbers; until then, say so.
+      throw UsageError(
+        reason: "listing chosen orders is not available yet",
+        command: CommandLineDescription.shop.command(named: "orders"), in: .shop)
     }
     return ExitStatus.placed
 
@@ -115,6 +134,22 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
   }
 }
 
+/// The arguments after the program's name, as the bytes the program was given: a path need not
+/// be UTF-8, and `CommandLine.arguments` would repair it into another name.
+func arguments() -> [[UInt8]] {
+  // A program may be started with no argv at all: a range 1..<0 would trap.
+  stride(from: 1, to: Int(CommandLine.argc), by: 1).map { index in
+    guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+    var bytes: [UInt8] = []
+    var offset = 0
+    while argument[offset] != 0 {
+      bytes.append(UInt8(bitPattern: argument[offset]))
+      offset += 1
+    }
+    return bytes
+  }
+}
+
 // A reader that closed our pipe is an output error (exit 74), not a silent death by signal.
 signal(SIGPIPE, SIG_IGN)
 let terminal = Terminal(
@@ -122,7 +157,7 @@ let terminal = Terminal(
   errors: DescriptorOutput(descriptor: STDERR_FILENO, name: "standard error"))
 var status: Int32
 do {
-  let invocation = try Invocation(parsing: Array(CommandLine.arguments.dropFirst()))
+  let invocation = try Invocation(parsing: arguments())
   status = try run(invocation, Environment(), terminal)
   try terminal.output.flush()
 } catch {

@@ -3,7 +3,7 @@ import Testing
 
 struct CartSyntaxTests {
   func parse(_ arguments: [String]) -> Result<Cart, CartError> {
-    CartSyntax.cart(arguments: arguments)
+    CartSyntax.cart(arguments: arguments.map { Array($0.utf8) })
   }
 
   func parse(line: String) -> Result<Cart, CartError> {
