@@ -154,7 +154,8 @@ enum Completions {
 
       """
     for command in description.commands {
-      script += "    '\(zshQuoted("\(command.name):\(command.abstract)"))'\n"
+      let name = zshQuoted(command.name, escaping: ":")
+      script += "    '\(name):\(zshQuoted(command.abstract, escaping: ""))'\n"
     }
     script += "  )\n  _arguments -C \\\n"
     for option in description.options { script += "    \(zshOption(option)) \\\n" }
@@ -180,7 +181,8 @@ enum Completions {
         case .word(let words): action = "(\(words.joined(separator: " ")))"
         case .number: action = " "
         }
-        script += " \\\n            '\(position):\(zshQuoted(operand.name)):\(action)'"
+        script +=
+          " \\\n            '\(position):\(zshQuoted(operand.name, escaping: ":")):\(action)'"
       }
       script += "\n          ;;\n"
     }
@@ -198,11 +200,11 @@ enum Completions {
 
   /// `'(-q --quiet)'{-q,--quiet}'[Report nothing.]'` or `'--orders=[The file.]:path:_files'`.
   private static func zshOption(_ option: OptionDescription) -> String {
-    let help = "[\(zshQuoted(option.help.firstSentence))]"
+    let help = "[\(zshQuoted(option.help.firstSentence, escaping: "[]"))]"
     var value = ""
     if let described = option.value {
       let action = described.kind == .path ? "_files" : " "
-      value = "=\(help):\(zshQuoted(described.name)):\(action)"
+      value = "=\(help):\(zshQuoted(described.name, escaping: ":")):\(action)"
     }
     let spec = value.isEmpty ? help : value
     let exclusive = option.long == OptionDescription.help.long ? "(- *)" : ""
@@ -212,15 +214,17 @@ enum Completions {
     return "'\(group)'{\(option.names.joined(separator: ","))}'\(spec)'"
   }
 
-  /// Text inside a single-quoted `_arguments` spec: `[`, `]`, `:` and `\` are escaped.
-  private static func zshQuoted(_ text: String) -> String {
+  /// Text inside a single-quoted `_arguments` spec, with a backslash before `\` and before
+  /// each of `special` (`[]` in a description, `:` in a name).
+  private static func zshQuoted(_ text: String, escaping special: String) -> String {
     var quoted = ""
     for character in text {
-      switch character {
-      case "'": quoted += "'\\''"
-      case "[", "]", ":", "\\": quoted += "\\\(character)"
-      default: quoted.append(character)
+      if character == "'" {
+        quoted += "'\\''"
+        continue
       }
+      if character == "\\" || special.contains(character) { quoted.append("\\") }
+      quoted.append(character)
     }
     return quoted
   }
