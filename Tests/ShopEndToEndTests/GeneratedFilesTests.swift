@@ -17,7 +17,9 @@ struct GeneratedFilesTests {
   }
 
   /// Runs `path arguments` to completion in `shop`'s sandbox, with `shop` on the PATH.
-  static func run(_ path: String, _ arguments: [String], in shop: Shop) throws -> Run {
+  static func run(
+    _ path: String, _ arguments: [String], in shop: Shop, environment: [String: String] = [:]
+  ) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -25,7 +27,7 @@ struct GeneratedFilesTests {
     let binaries = URL(fileURLWithPath: Shop.binary).deletingLastPathComponent().path
     process.environment = [
       "HOME": shop.home, "PATH": "\(binaries):/usr/bin:/bin", "LC_ALL": "C.UTF-8",
-    ]
+    ].merging(environment) { $1 }
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardOutput = stdout
@@ -72,6 +74,15 @@ struct GeneratedFilesTests {
       #expect(run.stdout == expected + "\n", "\(words): \(run)")
       #expect(run.status == 0)
     }
+    // Without --catalog on the line, the SKUs are those of $SHOP_CATALOG, as for placing.
+    let call = """
+      source \(script)
+      COMP_WORDS=(shop place de); COMP_CWORD=2; _shop
+      echo "${COMPREPLY[*]}"
+      """
+    let run = try GeneratedFilesTests.run(
+      bash, ["-c", call], in: shop, environment: ["SHOP_CATALOG": "desks.csv"])
+    #expect(run.stdout == "desk= deskmat=\n", "\(run)")
   }
 
   @Test func fishCompletesCommandsOptionsAndSKUs() throws {
