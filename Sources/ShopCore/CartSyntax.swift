@@ -38,11 +38,11 @@ public enum CartSyntax {
     return cart.items.isEmpty ? .failure(.noItems) : .success(cart)
   }
 
-  /// Parses command-line arguments, one item each.
-  public static func cart(arguments: [String]) -> Result<Cart, CartError> {
+  /// Parses command-line arguments, one item each, as the bytes they were typed.
+  public static func cart(arguments: [[UInt8]]) -> Result<Cart, CartError> {
     var cart = Cart()
-    for var argument in arguments {
-      let parsed = argument.withUTF8 { item($0) }
+    for argument in arguments {
+      let parsed = argument.withUnsafeBufferPointer { item($0) }
       switch parsed {
       case .success(let item):
         do { try cart.add(item) } catch { return .failure(error) }

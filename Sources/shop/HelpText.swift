@@ -1,121 +1,90 @@
-/// What `--help` prints, laid out as swift-argument-parser lays out its help.
+/// Usage lines and `--help`, made from a description and laid out as swift-argument-parser
+/// lays out its help.
 enum HelpText {
-  static let version = "0.1.0"
+  static let width = 80
+  /// Where the help of an option or operand starts.
+  static let column = 26
 
-  static func usage(_ command: Command?) -> String {
-    switch command {
-    case nil: return "shop <command> [options]"
-    case .place: return "shop place [options] SKU=QTY..."
-    case .batch: return "shop batch [options] [FILE]"
-    case .orders: return "shop orders [--orders PATH] [--json | --count]"
-    case .catalog: return "shop catalog [--catalog PATH] [--json]"
+  /// `shop place [options] SKU=QTY...`; a command with few options lists each one.
+  static func usage(_ command: CommandDescription?, in description: CommandLineDescription)
+    -> String
+  {
+    guard let command else { return "\(description.program) <command> [options]" }
+    var words = [description.program, command.name]
+    let options = command.options.filter { $0.long != OptionDescription.help.long }
+    if options.count > 4 {
+      words.append("[options]")
+    } else {
+      words += options.map { option in
+        "[\(option.long)\(option.value.map { " <\($0.name)>" } ?? "")]"
+      }
     }
+    words += command.operands.map(\.usage)
+    return words.joined(separator: " ")
   }
 
-  static func text(for command: Command?) -> String {
-    switch command {
-    case nil: return top
-    case .place: return place
-    case .batch: return batch
-    case .orders: return orders
-    case .catalog: return catalog
+  /// The help of `command`, or of the program when nil.
+  static func text(for command: CommandDescription?, in description: CommandLineDescription)
+    -> String
+  {
+    guard let command else { return top(description) }
+    var text = "OVERVIEW: \(command.abstract)\n\n"
+    if !command.discussion.isEmpty { text += wrap(command.discussion, indent: 0) + "\n" }
+    text += "USAGE: \(usage(command, in: description))\n\n"
+    if !command.operands.isEmpty {
+      text += "ARGUMENTS:\n"
+      for operand in command.operands { text += entry("<\(operand.name)>", operand.help) }
+      text += "\n"
     }
+    text += "OPTIONS:\n"
+    for option in command.options { text += entry(option) }
+    return text + "\n"
   }
 
-  private static let placementOptions = """
-      -q, --quiet             Report nothing on standard output (errors still go to
-                              standard error).
-      --json                  Report one JSON object per line.
-      --catalog <path>        The catalog, a CSV file of sku,price lines.
-                              (default: $SHOP_CATALOG, else pen 30 and lamp 190)
-      --orders <path>         The orders file, JSON Lines, shared safely between
-                              processes.
-                              (default: $SHOP_ORDERS, else
-                              $XDG_DATA_HOME/shop/orders.jsonl)
-      --memory                Keep orders in memory for this run only.
-      -h, --help              Show help information.
-    """
+  private static func top(_ description: CommandLineDescription) -> String {
+    var text = wrap("OVERVIEW: \(description.abstract)", indent: 0) + "\n"
+    if !description.discussion.isEmpty { text += wrap(description.discussion, indent: 0) + "\n" }
+    text += "USAGE: \(usage(nil, in: description))\n\nOPTIONS:\n"
+    for option in description.options { text += entry(option) }
+    text += "\nSUBCOMMANDS:\n"
+    for command in description.commands { text += entry(command.name, command.abstract) }
+    text += "\n  See '\(description.program) help <subcommand>' for detailed help.\n\n"
+    return text
+  }
 
-  private static let top = """
-    OVERVIEW: Place orders from the command line; every order is on disk before it is
-    reported.
+  /// An option's entry, with its defaults in the order they are tried, each on a line of its own.
+  static func entry(_ option: OptionDescription) -> String {
+    var text = entry(option.label, option.help)
+    for (index, value) in option.defaults.enumerated() {
+      let head = index == 0 ? "(default: " : "else "
+      let tail = index == option.defaults.count - 1 ? ")" : ","
+      text += wrap(head + value + tail, indent: column)
+    }
+    return text
+  }
 
-    USAGE: \(usage(nil))
+  /// `  label        help`, the help wrapped at the column, below the label when it is long.
+  static func entry(_ label: String, _ help: String) -> String {
+    let head = "  " + label
+    let body = wrap(help, indent: column)
+    guard head.count < column - 1 else { return head + "\n" + body }
+    return head + String(body.dropFirst(head.count))
+  }
 
-    OPTIONS:
-      --version               Show the version.
-      -h, --help              Show help information.
-
-    SUBCOMMANDS:
-      place                   Place one order.
-      batch                   Place one order per line of a file or standard input.
-      orders                  List the saved orders.
-      catalog                 List the catalog's SKUs and prices.
-
-      See 'shop help <subcommand>' for detailed help.
-
-    """
-
-  private static let place = """
-    OVERVIEW: Place one order.
-
-    Prints 'order NUMBER for PAYABLE', or 'no SKU, ...' when the catalog lacks an item
-    (exit 1, nothing saved). A total of 200 or more pays 10% less.
-
-    USAGE: \(usage(.place))
-
-    ARGUMENTS:
-      <SKU=QTY>               An item: SKU is 1-64 letters, digits, '-', '_' or '.';
-                              QTY is a whole number from 1 to 1000000. A SKU given
-                              twice adds up. Use '--' before items that start with '-'.
-
-    OPTIONS:
-    \(placementOptions)
-
-    """
-
-  private static let batch = """
-    OVERVIEW: Place one order per line of a file or standard input.
-
-    Each line is 'SKU=QTY ...' as for 'shop place'; blank lines and lines starting
-    with '#' are skipped. Reports one line per order as it is saved; a bad line is
-    reported as 'line N: ...', skipped, and makes the exit status 1.
-
-    USAGE: \(usage(.batch))
-
-    ARGUMENTS:
-      <FILE>                  The orders to place; '-' or none reads standard input.
-
-    OPTIONS:
-    \(placementOptions)
-
-    """
-
-  private static let orders = """
-    OVERVIEW: List the saved orders, oldest first.
-
-    USAGE: \(usage(.orders))
-
-    OPTIONS:
-      --orders <path>         The orders file.
-                              (default: $SHOP_ORDERS, else
-                              $XDG_DATA_HOME/shop/orders.jsonl)
-      --json                  Print each order as stored, one JSON object per line.
-      --count                 Print only the number of saved orders.
-      -h, --help              Show help information.
-
-    """
-
-  private static let catalog = """
-    OVERVIEW: List the catalog's SKUs and prices, sorted by SKU.
-
-    USAGE: \(usage(.catalog))
-
-    OPTIONS:
-      --catalog <path>        The catalog, a CSV file of sku,price lines.
-                              (default: $SHOP_CATALOG, else pen 30 and lamp 190)
-      --json                  Print one JSON object per SKU.
-      -h, --help              Show help information.
-
-    """
+  /// `text` in lines of at most `width` characters, each indented by `indent` spaces; words
+  /// (paths included) are never split.
+  static func wrap(_ text: String, indent: Int) -> String {
+    let margin = String(repeating: " ", count: indent)
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if !line.isEmpty, indent + line.count + 1 + word.count > width {
+        lines.append(line)
+        line = ""
+      }
+      line += line.isEmpty ? String(word) : " " + word
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines.map { margin + $0 + "\n" }.joined()
+  }
 }

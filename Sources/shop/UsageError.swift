@@ -1,21 +1,30 @@
 import ShopCore
 
-/// A command line that can't be run, and the command whose usage to show for it.
+/// A command line that can't be run, told as swift-argument-parser tells it: the reason, the
+/// usage line of the command it was meant for, and where to read more.
 struct UsageError: ShopError, Equatable {
-  let problem: String
-  let command: Command?
+  /// One line: what was wrong, such as `unknown option '--jsno': did you mean '--json'?`.
+  let reason: String
+  /// The usage line of the command, or of `shop` itself.
+  let usage: String
+  /// `shop place --help`, or `shop --help`.
+  let helpCommand: String
 
-  init(message: String, command: Command?) {
-    self.problem = message
-    self.command = command
+  init(reason: String, command: CommandDescription?, in description: CommandLineDescription) {
+    self.reason = reason
+    self.usage = HelpText.usage(command, in: description)
+    let name = command.map { "\(description.program) \($0.name)" } ?? description.program
+    self.helpCommand = "\(name) --help"
   }
 
   var status: ExitStatus { .usage }
 
-  /// The swift-argument-parser layout: the problem, then the usage line and where to read more.
+  /// Unlike other errors' one line, three lines (without `Error: ` or the last newline): the
+  /// reason, the usage line, and the help command, for a user who typed something else.
   var message: String {
-    let usage = HelpText.usage(command)
-    let helpCommand = command.map { "shop \($0.rawValue) --help" } ?? "shop --help"
-    return "\(problem)\nUsage: \(usage)\n  See '\(helpCommand)' for more information."
+    "\(reason)\nUsage: \(usage)\n  See '\(helpCommand)' for more information."
   }
+
+  /// What is printed on standard error.
+  var text: String { "Error: \(message)\n" }
 }

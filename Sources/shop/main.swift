@@ -87,28 +87,37 @@ func makePlaceOrder(_ options: PlacementOptions, _ environment: Environment, _ t
 {
   let report = try makeReport(options.report, terminal)
   return PlaceOrder(
-    catalog: try makeCatalog(path: options.catalogPath.map(FilePath.init), environment),
-    orders: try makeStore(
-      flag: options.ordersPath.map(FilePath.init), memory: options.memory, environment),
+    catalog: try makeCatalog(path: options.catalogPath, environment),
+    orders: try makeStore(flag: options.ordersPath, memory: options.memory, environment),
     clock: SystemClock(),
     report: report)
+}
+
+/// Writes generated text (help, completions, the manual) to standard output.
+func show(_ text: String, _ terminal: Terminal) throws -> ExitStatus {
+  let output = try terminal.listing()
+  output.write(text)
+  try output.flush()
+  return .success
 }
 
 func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Terminal) throws
   -> ExitStatus
 {
+  let commandLine = CommandLineDescription.shop
   switch invocation {
   case .help(let command):
-    let output = try terminal.listing()
-    output.write(HelpText.text(for: command))
-    try output.flush()
-    return .success
+    let described = command.flatMap { commandLine.command(named: $0.rawValue) }
+    return try show(HelpText.text(for: described, in: commandLine), terminal)
+
+  case .completions(let shell):
+    return try show(Completions.script(for: shell, commandLine), terminal)
+
+  case .manual:
+    return try show(Manual.page(commandLine), terminal)
 
   case .version:
-    let output = try terminal.listing()
-    output.write(HelpText.version + "\n")
-    try output.flush()
-    return .success
+    return try show(commandLine.version + "\n", terminal)
 
   case .place(let options, let cart):
     switch try makePlaceOrder(options, environment, terminal).place(cart) {
@@ -119,27 +128,29 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
 
   case .batch(let options, let path):
     let placeOrder = try makePlaceOrder(options, environment, terminal)
-    let input = try path.map { try BatchInput(path: FilePath($0)) } ?? terminal.input()
+    let input = try path.map { try BatchInput(path: $0) } ?? terminal.input()
     var rejected = 0
     while let group = try input.nextGroup() {
       rejected += try placeOrder.place(group)
     }
     return rejected == 0 ? .success : .rejected
 
-  case .orders(let path, let listing):
+  case .orders(let options):
     let output = try terminal.listing()
-    let store = try makeStore(flag: path.map(FilePath.init), memory: false, environment)
-    switch listing {
-    case .count: try OrderListing(output: output, style: .text).count(of: store)
-    case .text: try OrderListing(output: output, style: .text).all(of: store)
-    case .json: try OrderListing(output: output, style: .json).all(of: store)
+    let store = try makeStore(flag: options.ordersPath, memory: false, environment)
+    let listing = OrderListing(output: output, style: options.json ? .json : .text)
+    switch options.selection {
+    case .all: try listing.all(of: store)
+    case .count: try listing.count(of: store)
+    case .last(let count): try listing.last(count, of: store)
+    case .numbers(let numbers):
+      return try listing.orders(numbered: numbers, of: store) == 0 ? .success : .rejected
     }
     return .success
 
   case .catalog(let path, let json):
     let output = try terminal.listing()
-    CatalogListing(output: output, json: json).list(
-      try makeCatalog(path: path.map(FilePath.init), environment))
+    CatalogListing(output: output, json: json).list(try makeCatalog(path: path, environment))
     try output.flush()
     return .success
   }
@@ -152,8 +163,7 @@ let terminal = Terminal(standard: System.secureStandardDescriptors())
 System.ignoreBrokenPipes()
 var status: ExitStatus
 do {
-  let invocation = try Invocation(
-    parsing: System.arguments().map { String(decoding: $0, as: UTF8.self) })
+  let invocation = try Invocation(parsing: System.arguments())
   status = try run(invocation, Environment(), terminal)
 } catch let error as ShopError {
   status = error.status

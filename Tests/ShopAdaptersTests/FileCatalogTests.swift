@@ -19,6 +19,18 @@ struct FileCatalogTests {
     #expect(catalog.entries.map(\.sku) == ["free", "lamp", "pen"])
   }
 
+  @Test func aSpreadsheetsByteOrderMarkAndCapitalisedHeaderAreSkipped() throws {
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    for header in ["SKU,Price\r\n", "sku,price\n", "\"Sku\" , \"PRICE\"\n", ""] {
+      let catalog = try FileCatalog(
+        path: "prices.csv", contents: bom + Array("\(header)pen,30\r\nlamp,190\r\n".utf8))
+      #expect(catalog.entries.map(\.sku) == ["lamp", "pen"], "\(header)")
+    }
+    // Only the first line can be the header, and only a leading mark is skipped.
+    #expect(throws: FileError.self) { try load("pen,30\nSKU,Price\n") }
+    #expect(throws: FileError.self) { try load("pen,30\n\u{FEFF}lamp,190\n") }
+  }
+
   @Test func theHeaderIsOptional() throws {
     #expect(try load("pen,30").price(of: "pen") == 30)
     #expect(try load("").entries.isEmpty)

@@ -32,7 +32,7 @@ struct ReportTests {
       output.text == """
         order 1001 for 225
         no chair
-        no chair, desk
+        line 3: no chair, desk
         line 7: 'pen=0': quantity must be a whole number from 1 to 1000000
         line 9: the order's total is too large to compute
 
@@ -40,12 +40,15 @@ struct ReportTests {
     #expect(output.flushed == 1)
   }
 
-  @Test func quietSaysNothingButInputErrors() throws {
+  @Test func quietTellsOnlyBatchLinesNotPlacedWithTheLoudWording() throws {
     let errors = BufferOutput()
     try tell(
       QuietReport(errors: errors),
-      [(.placed(order), nil), (.unknown(["chair"]), 2), (.malformed(.noItems), 4)])
-    #expect(errors.text == "line 4: no items: expected SKU=QTY...\n")
+      [
+        (.placed(order), nil), (.unknown(["chair"]), nil), (.unknown(["chair", "desk"]), 2),
+        (.malformed(.noItems), 4),
+      ])
+    #expect(errors.text == "line 2: no chair, desk\nline 4: no items: expected SKU=QTY...\n")
   }
 
   @Test func jsonCarriesTheOrderAndTheLine() throws {

@@ -3,7 +3,7 @@ import Testing
 
 struct CartSyntaxTests {
   func parse(_ arguments: [String]) -> Result<Cart, CartError> {
-    CartSyntax.cart(arguments: arguments)
+    CartSyntax.cart(arguments: arguments.map { Array($0.utf8) })
   }
 
   func parse(line: String) -> Result<Cart, CartError> {
@@ -84,5 +84,19 @@ struct CartSyntaxTests {
       CartError.badQuantity("'pen=0'").description
         == "'pen=0': quantity must be a whole number from 1 to 1000000")
     #expect(CartError.notAnItem("'pen'").description == "'pen' is not an item: expected SKU=QTY")
+  }
+
+  /// Valid UTF-8 reads as typed; only control characters, invalid bytes and what could fake
+  /// the quoting are escaped.
+  @Test func quotingKeepsValidUTF8AsTyped() {
+    #expect(CartSyntax.quoted(Array("café=1".utf8)) == "'café=1'")
+    #expect(CartSyntax.quoted(Array("ペン=1".utf8)) == "'ペン=1'")
+    #expect(CartSyntax.quoted([0x70, 0xC3, 0x28]) == "'p\\xC3('")
+    #expect(CartSyntax.quoted(Array("a\u{1B}b'c".utf8)) == "'a\\x1Bb\\x27c'")
+    guard case .failure(let error) = parse(["café=1"]) else {
+      Issue.record("café is not a SKU")
+      return
+    }
+    #expect("\(error)".hasPrefix("'café=1': SKU must be"))
   }
 }

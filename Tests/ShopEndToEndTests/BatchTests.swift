@@ -6,7 +6,7 @@ struct BatchTests {
   static let input = "pen=2 lamp=1\n\n# a comment\nchair=1 pen=1 desk=1\npen=0\nlamp=1\tpen=1\n"
   static let reports = """
     order 1001 for 225
-    no chair, desk
+    line 4: no chair, desk
     line 5: 'pen=0': quantity must be a whole number from 1 to 1000000
     order 1002 for 198
 
@@ -34,11 +34,14 @@ struct BatchTests {
     #expect(try shop.run(["batch"], input: "").status == 0)
   }
 
-  @Test func quietPrintsOnlyBadLinesOnStandardError() throws {
+  @Test func quietPrintsTheLinesNotPlacedOnStandardErrorAsTheLoudReportDoes() throws {
     let shop = try Shop()
     let run = try shop.run(["batch", "-q"], input: BatchTests.input)
     #expect(run.stdout == "")
-    #expect(run.stderr == "line 5: 'pen=0': quantity must be a whole number from 1 to 1000000\n")
+    #expect(
+      run.stderr
+        == "line 4: no chair, desk\n"
+        + "line 5: 'pen=0': quantity must be a whole number from 1 to 1000000\n")
     #expect(run.status == 1)
     #expect(try shop.run("orders", "--count").stdout == "2\n")
   }
@@ -166,7 +169,7 @@ struct BatchTests {
         seen.append(sku)
       }
       if !unknown.isEmpty {
-        expected += "no \(unknown.joined(separator: ", "))\n"
+        expected += "line \(line): no \(unknown.joined(separator: ", "))\n"
       } else {
         expected += "order \(number) for \(total >= 200 ? total - total / 10 : total)\n"
         number += 1

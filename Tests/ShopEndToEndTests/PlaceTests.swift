@@ -101,6 +101,15 @@ struct PlaceTests {
     #expect(try shop.run("place", "--catalog", catalog, "pen=1").stdout == "no pen\n")
   }
 
+  /// What a spreadsheet saves as "CSV UTF-8": a byte order mark, then a capitalised header.
+  @Test func aSpreadsheetsCatalogIsRead() throws {
+    let shop = try Shop()
+    let catalog = try shop.folder.write("sheet.csv", "\u{FEFF}SKU,Price\r\nink,7\r\n")
+    let run = try shop.run("place", "--catalog", catalog, "ink=2")
+    #expect(run.stdout == "order 1001 for 14\n" && run.stderr == "", "\(run)")
+    #expect(try shop.run("catalog", "--catalog", catalog).stdout == "ink 7\n")
+  }
+
   @Test func aBadCatalogStopsWithItsLineAndSavesNothing() throws {
     let shop = try Shop()
     let bad = try shop.folder.write("bad.csv", "sku,price\nink,7\nink,8\n")

@@ -5,6 +5,9 @@ import Testing
 struct UsageTests {
   static let placeUsage =
     "Usage: shop place [options] SKU=QTY...\n  See 'shop place --help' for more information.\n"
+  static let ordersUsage =
+    "Usage: shop orders [--orders <path-or-uri>] [--json] [--count] [--last <n>] [NUMBER...]\n"
+    + "  See 'shop orders --help' for more information.\n"
 
   @Test(arguments: [
     (["place"], "no items: expected SKU=QTY..."),
@@ -28,10 +31,14 @@ struct UsageTests {
       ["place", "--memory", "--orders", "o.jsonl", "pen=1"],
       "--memory and --orders can't be used together"
     ),
-    (["place", "pen=1", "--orders"], "missing value for '--orders <path>'"),
-    (["place", "--orders", "--json", "pen=1"], "missing value for '--orders <path>'"),
+    (["place", "pen=1", "--orders"], "missing value for '--orders <path-or-uri>'"),
+    (["place", "--orders", "--json", "pen=1"], "missing value for '--orders <path-or-uri>'"),
     (["place", "--orders=", "pen=1"], "'--orders' needs a non-empty path"),
     (["place", "--json=yes", "pen=1"], "option '--json' takes no value"),
+    (["place", "--jsno", "pen=1"], "unknown option '--jsno': did you mean '--json'?"),
+    (["place", "--quite", "pen=1"], "unknown option '--quite': did you mean '--quiet'?"),
+    (["place", "--xyzzy", "pen=1"], "unknown option '--xyzzy'"),
+    (["place", "café=1"], "'café=1': SKU must be 1-64 letters, digits, '-', '_' or '.'"),
   ])
   func placeUsageErrors(arguments: [String], message: String) throws {
     let run = try Shop().run(arguments)
@@ -54,20 +61,66 @@ struct UsageTests {
       "Error: unexpected argument 'b': one FILE at most\nUsage: shop batch [options] [FILE]\n  See 'shop batch --help' for more information.\n"
     ),
     (
-      ["orders", "--json", "--count"],
-      "Error: --json and --count can't be used together\nUsage: shop orders [--orders PATH] [--json | --count]\n  See 'shop orders --help' for more information.\n"
+      ["plcae", "pen=1"],
+      "Error: unknown command 'plcae': did you mean 'place'?\nUsage: shop <command> [options]\n  See 'shop --help' for more information.\n"
     ),
     (
+      ["--verison"],
+      "Error: unknown option '--verison': did you mean '--version'?\nUsage: shop <command> [options]\n  See 'shop --help' for more information.\n"
+    ),
+    (
+      ["orders", "--json", "--count"],
+      "Error: --json and --count can't be used together\n\(ordersUsage)"
+    ),
+    (
+      ["orders", "--count", "--last", "2"],
+      "Error: --count and --last can't be used together\n\(ordersUsage)"
+    ),
+    (
+      ["orders", "--count", "1001"],
+      "Error: --count and NUMBER can't be used together\n\(ordersUsage)"
+    ),
+    (
+      ["orders", "--last=2", "1001"],
+      "Error: --last and NUMBER can't be used together\n\(ordersUsage)"
+    ),
+    (
+      ["orders", "--last", "0"],
+      "Error: '--last' must be a whole number from 1, not '0'\n\(ordersUsage)"
+    ),
+    (["orders", "--last", "-1"], "Error: missing value for '--last <n>'\n\(ordersUsage)"),
+    (
       ["orders", "extra"],
-      "Error: unexpected argument 'extra'\nUsage: shop orders [--orders PATH] [--json | --count]\n  See 'shop orders --help' for more information.\n"
+      "Error: NUMBER must be a whole number from 1, not 'extra'\n\(ordersUsage)"
+    ),
+    (["orders", "0"], "Error: NUMBER must be a whole number from 1, not '0'\n\(ordersUsage)"),
+    (
+      ["orders", "99999999999999999999"],
+      "Error: NUMBER must be a whole number from 1, not '99999999999999999999'\n\(ordersUsage)"
     ),
     (
       ["catalog", "--memory"],
-      "Error: unknown option '--memory'\nUsage: shop catalog [--catalog PATH] [--json]\n  See 'shop catalog --help' for more information.\n"
+      "Error: unknown option '--memory'\nUsage: shop catalog [--catalog <path>] [--json]\n  See 'shop catalog --help' for more information.\n"
     ),
     (
-      ["help", "nosuch"],
-      "Error: unknown command 'nosuch'\nUsage: shop <command> [options]\n  See 'shop --help' for more information.\n"
+      ["help", "plcae"],
+      "Error: unknown command 'plcae': did you mean 'place'?\nUsage: shop help [COMMAND]\n  See 'shop help --help' for more information.\n"
+    ),
+    (
+      ["help", "place", "batch"],
+      "Error: unexpected argument 'batch': one COMMAND at most\nUsage: shop help [COMMAND]\n  See 'shop help --help' for more information.\n"
+    ),
+    (
+      ["completions", "tcsh"],
+      "Error: unknown shell 'tcsh': expected bash, zsh or fish\nUsage: shop completions SHELL\n  See 'shop completions --help' for more information.\n"
+    ),
+    (
+      ["completions"],
+      "Error: missing SHELL\nUsage: shop completions SHELL\n  See 'shop completions --help' for more information.\n"
+    ),
+    (
+      ["manual", "x"],
+      "Error: unexpected argument 'x'\nUsage: shop manual\n  See 'shop manual --help' for more information.\n"
     ),
   ])
   func otherUsageErrors(arguments: [String], stderr: String) throws {
@@ -81,13 +134,14 @@ struct UsageTests {
     let shop = try Shop()
     let top = try shop.run([])
     #expect(top.status == 0 && top.stderr == "")
-    for arguments in [["--help"], ["-h"], ["help"], ["help", "--help"]] {
+    for arguments in [["--help"], ["-h"], ["help"]] {
       #expect(try shop.run(arguments).stdout == top.stdout)
     }
     for section in ["OVERVIEW:", "USAGE: shop <command> [options]", "OPTIONS:", "SUBCOMMANDS:"] {
       #expect(top.stdout.contains(section))
     }
-    for command in ["place", "batch", "orders", "catalog"] {
+    for command in ["place", "batch", "orders", "catalog", "help", "completions", "manual"] {
+      #expect(top.stdout.contains("\n  \(command) "))
       let help = try shop.run("help", command)
       #expect(help.status == 0)
       #expect(help.stdout.hasPrefix("OVERVIEW: "))
@@ -97,11 +151,50 @@ struct UsageTests {
     }
     let place = try shop.run("help", "place").stdout
     for section in [
-      "ARGUMENTS:", "<SKU=QTY>", "-q, --quiet", "--json", "--catalog <path>", "--orders <path>",
+      "ARGUMENTS:", "<SKU=QTY>", "-q, --quiet", "--json", "--catalog <path>",
+      "--orders <path-or-uri>",
       "--memory",
     ] {
       #expect(place.contains(section))
     }
+  }
+
+  @Test func helpHelpExplainsHelp() throws {
+    let shop = try Shop()
+    let help = try shop.run("help", "help")
+    #expect(help.status == 0 && help.stderr == "")
+    #expect(help.stdout.hasPrefix("OVERVIEW: Show help"))
+    #expect(help.stdout.contains("USAGE: shop help [COMMAND]"))
+    #expect(try shop.run("help", "--help").stdout == help.stdout)
+  }
+
+  /// Every default, in the order it is tried, the one under HOME included.
+  @Test func helpNamesEveryDefaultInOrder() throws {
+    let shop = try Shop()
+    for command in ["place", "batch", "orders"] {
+      let help = try shop.run("help", command).stdout
+      let defaults = [
+        "(default: $SHOP_ORDERS,", "else $XDG_DATA_HOME/shop/orders.jsonl,",
+        "else ~/.local/share/shop/orders.jsonl)",
+      ].map { help.range(of: $0)?.lowerBound }
+      #expect(defaults.allSatisfy { $0 != nil }, "\(command)")
+      #expect(defaults.compactMap { $0 } == defaults.compactMap { $0 }.sorted(), "\(command)")
+    }
+    for command in ["place", "batch", "catalog"] {
+      #expect(
+        try shop.run("help", command).stdout.contains(
+          "(default: $SHOP_CATALOG,\n" + String(repeating: " ", count: 26)
+            + "else the built-in catalog: pen 30, lamp 190)"))
+    }
+  }
+
+  @Test func typedUTF8IsQuotedAsTyped() throws {
+    let run = try Shop().run("place", "café=1", "pen=1")
+    #expect(run.status == 64)
+    #expect(run.stderr.hasPrefix("Error: 'café=1': SKU must be"))
+    let bytes = try Shop().runBytes(
+      [Array("place".utf8), [0x70, 0xC3, 0x28, 0x3D, 0x31]], input: [])
+    #expect(bytes.run.stderr.hasPrefix("Error: 'p\\xC3(=1': SKU must be"))
   }
 
   @Test func version() throws {

@@ -1,7 +1,8 @@
 import ShopCore
 
-/// The quiet report: says nothing of placed or unknown orders (scripts read the exit status),
-/// but a batch line that is not an order is an input error, and errors still go to `errors`.
+/// The quiet report: says nothing of placed orders, or of a single refused order (its exit status
+/// tells). A batch line that was not placed is told on `errors`, as the loud report words it,
+/// so a script can see which line failed as well as that one did.
 public final class QuietReport: Report {
   private let errors: any ByteOutput
 
@@ -11,8 +12,11 @@ public final class QuietReport: Report {
 
   public func report(_ outcome: Outcome, line: Int?) {
     switch outcome {
-    case .placed, .unknown:
+    case .placed:
       return
+    case .unknown:
+      // A single order's refusal is its exit status; a batch must say which line it was.
+      if line != nil { errors.write(TextReport.text(of: outcome, line: line)) }
     case .tooLarge, .malformed:
       errors.write(TextReport.text(of: outcome, line: line))
     }

@@ -16,14 +16,14 @@ public final class TextReport: Report {
     try output.flush()
   }
 
-  /// The line for `outcome`, newline included. A bad batch line says which line it was;
-  /// orders and unknown SKUs read exactly as `shop place` prints them.
+  /// The line for `outcome`, newline included. A batch line that was not placed says which
+  /// line it was, so a reader can find it; a placed order and a single `place` need no number.
   static func text(of outcome: Outcome, line: Int?) -> String {
     switch outcome {
     case .placed(let order):
       return "order \(order.number) for \(order.payable)\n"
     case .unknown(let skus):
-      return "no \(skus.joined(separator: ", "))\n"
+      return "\(prefix(line))no \(skus.joined(separator: ", "))\n"
     case .tooLarge:
       return "\(prefix(line))\(TextReport.tooLarge)\n"
     case .malformed(let error):

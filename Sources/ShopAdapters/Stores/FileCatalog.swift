@@ -7,7 +7,8 @@ import ShopCore
 ///     pen, 30
 ///     lamp,190
 ///
-/// One `sku,price` a line; an optional `sku,price` header first; blank lines and `#` lines
+/// One `sku,price` a line; an optional `sku,price` header first (in any case, after an optional
+/// UTF-8 byte order mark); blank lines and `#` lines
 /// skipped; spaces, tabs, a trailing CR and double quotes around fields ignored. The whole
 /// file is checked when it is loaded, so a bad line stops the command before any order.
 public struct FileCatalog: Catalog {
@@ -45,7 +46,10 @@ public struct FileCatalog: Catalog {
     var prices: [String: Int] = [:]
     var lineOfSKU: [String: Int] = [:]
     var sawEntryOrHeader = false
-    for (index, rawLine) in contents.split(
+    // A spreadsheet's "CSV UTF-8" starts with a byte order mark; it is not part of the first SKU.
+    let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let text = contents.starts(with: byteOrderMark) ? contents.dropFirst(3) : contents[...]
+    for (index, rawLine) in text.split(
       separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false
     )
     .enumerated() {
@@ -62,7 +66,8 @@ public struct FileCatalog: Catalog {
       }
       if !sawEntryOrHeader {
         sawEntryOrHeader = true
-        if fields[0].elementsEqual("sku".utf8), fields[1].elementsEqual("price".utf8) { continue }
+        // Spreadsheets capitalise headers: `SKU,Price` is the header, not a product.
+        if FileCatalog.isWord(fields[0], "sku"), FileCatalog.isWord(fields[1], "price") { continue }
       }
       guard SKU.isValid(fields[0]) else {
         throw .badData(
@@ -93,6 +98,13 @@ public struct FileCatalog: Catalog {
 
   public var entries: [(sku: String, price: Int)] {
     prices.map { (sku: $0.key, price: $0.value) }.sorted { $0.sku < $1.sku }
+  }
+
+  /// `field` is `word` (lowercase ASCII) in any case.
+  private static func isWord(_ field: ArraySlice<UInt8>, _ word: String) -> Bool {
+    field.elementsEqual(word.utf8) { byte, letter in
+      (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte) == letter
+    }
   }
 
   private static func price(_ digits: ArraySlice<UInt8>) -> Int? {

@@ -1,0 +1,111 @@
+/// What a program accepts, written once as a value: its commands, their options and operands,
+/// and their help. The parser, the usage lines, `--help`, the completion scripts and the manual
+/// are all made from one of these, so they can't disagree. `shop`'s own is
+/// ``CommandLineDescription/shop``; tests build others.
+struct CommandLineDescription: Sendable {
+  var program: String
+  var version: String
+  /// One line: what the program is for.
+  var abstract: String
+  var discussion: String
+  /// The program's own options, before any command: `--help`, `--version`.
+  var options: [OptionDescription]
+  var commands: [CommandDescription]
+  /// Where `place` finds its SKUs for completion: `program command option VALUE`, whose output
+  /// has one SKU at the start of each line.
+  var skuListing: (command: String, option: String)
+  var environment: [Entry]
+  var files: [Entry]
+  var exitStatuses: [Entry]
+
+  func command(named name: String) -> CommandDescription? {
+    commands.first { $0.name == name }
+  }
+}
+
+/// A name and what it means: a variable, a file, an exit status.
+struct Entry: Sendable, Equatable {
+  let name: String
+  let text: String
+}
+
+/// One command and everything that may follow it.
+struct CommandDescription: Sendable {
+  var name: String
+  var abstract: String
+  /// Paragraphs after the abstract, for help and the manual; may be empty.
+  var discussion: String
+  var options: [OptionDescription]
+  var operands: [OperandDescription]
+  /// Pairs that can't be given together: option long names or operand names.
+  var conflicts: [(String, String)]
+
+  func option(named name: String) -> OptionDescription? {
+    options.first { $0.short == name || $0.long == name }
+  }
+}
+
+/// One option: `-q, --quiet` or `--orders <path>`.
+struct OptionDescription: Sendable, Equatable {
+  var short: String?
+  var long: String
+  /// nil for a flag.
+  var value: ValueDescription?
+  var help: String
+  /// What is used when the option is absent, in the order they are tried.
+  var defaults: [String] = []
+
+  var names: [String] { (short.map { [$0] } ?? []) + [long] }
+
+  /// `-q, --quiet` or `--orders <path>`, as help and the manual show it.
+  var label: String {
+    let value = self.value.map { " <\($0.name)>" } ?? ""
+    return names.joined(separator: ", ") + value
+  }
+}
+
+/// The value an option takes.
+struct ValueDescription: Sendable, Equatable {
+  /// As shown in `<...>`: `path`, `n`.
+  var name: String
+  var kind: ValueKind
+}
+
+/// What a value or operand is: how it is checked and how a shell completes it.
+enum ValueKind: Sendable, Equatable {
+  /// A file name; its bytes are kept exactly.
+  case path
+  /// A whole number from 1 that fits `Int`.
+  case number
+  /// `SKU=QTY`, checked by CartSyntax; the SKUs are completed from the catalog.
+  case item
+  /// The name of one of the program's commands.
+  case command
+  /// One of these words.
+  case word([String])
+}
+
+/// The operands after the options: `SKU=QTY...`, `[FILE]`.
+struct OperandDescription: Sendable, Equatable {
+  /// As shown in usage lines: `SKU=QTY`, `FILE`.
+  var name: String
+  var kind: ValueKind
+  var isOptional: Bool
+  var isRepeating: Bool
+  var help: String
+
+  /// `SKU=QTY...`, `[FILE]`, `[NUMBER...]`.
+  var usage: String {
+    let name = self.name + (isRepeating ? "..." : "")
+    return isOptional ? "[\(name)]" : name
+  }
+}
+
+extension String {
+  /// The first sentence, for the one-line descriptions of completion scripts.
+  var firstSentence: String {
+    let words = split(separator: " ", omittingEmptySubsequences: false)
+    guard let end = words.firstIndex(where: { $0.hasSuffix(".") }) else { return self }
+    return words[...end].joined(separator: " ")
+  }
+}

@@ -1,0 +1,247 @@
+import ShopCore
+
+/// A command line read against a description, before it means anything to `shop`: which
+/// command, which options, which operands, all still bytes.
+enum ParsedLine: Equatable {
+  /// `shop`, `shop --help`, `shop help [COMMAND]`, `shop COMMAND --help`.
+  case help(command: String?)
+  case version
+  case command(ParsedCommand)
+}
+
+/// One command's options and operands, every one checked against its description.
+struct ParsedCommand: Equatable {
+  let name: String
+  /// The long names of the flags given.
+  var flags: Set<String> = []
+  /// The value of each option given, by long name; given twice, the last one counts.
+  var values: [String: [UInt8]] = [:]
+  var operands: [[UInt8]] = []
+
+  init(name: String) {
+    self.name = name
+  }
+
+  func has(_ long: String) -> Bool {
+    flags.contains(long) || values[long] != nil
+  }
+}
+
+/// Reads arguments as bytes (a path may be any bytes but NUL) by a description: options and
+/// operands in any order after the command, `--` ends the options, `--name VALUE` and
+/// `--name=VALUE` agree.
+struct CommandLineParser {
+  let description: CommandLineDescription
+
+  init(_ description: CommandLineDescription) {
+    self.description = description
+  }
+
+  func parse(_ arguments: [[UInt8]]) throws(UsageError) -> ParsedLine {
+    guard let first = arguments.first else { return .help(command: nil) }
+    let name = String(decoding: first, as: UTF8.self)
+    if first.first == UInt8(ascii: "-") {
+      switch description.options.first(where: { $0.names.contains(name) })?.long {
+      case "--help": return .help(command: nil)
+      case "--version": return .version
+      default:
+        let names = description.options.map(\.long)
+        throw error(unknown("option", first, among: names), nil)
+      }
+    }
+    guard let command = description.command(named: name) else {
+      throw error(unknown("command", first, among: description.commands.map(\.name)), nil)
+    }
+    return try parse(command, Array(arguments.dropFirst()))
+  }
+
+  private func parse(_ command: CommandDescription, _ arguments: [[UInt8]]) throws(UsageError)
+    -> ParsedLine
+  {
+    var parsed = ParsedCommand(name: command.name)
+    var wantsHelp = false
+    var endOfOptions = false
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if endOfOptions || argument == [UInt8(ascii: "-")] || argument.first != UInt8(ascii: "-") {
+        parsed.operands.append(argument)
+        continue
+      }
+      if argument == Array("--".utf8) {
+        endOfOptions = true
+        continue
+      }
+      var nameBytes = argument[...]
+      var attached: [UInt8]?
+      if argument.starts(with: "--".utf8), let equals = argument.firstIndex(of: UInt8(ascii: "=")) {
+        nameBytes = argument[..<equals]
+        attached = Array(argument[(equals + 1)...])
+      }
+      let name = String(decoding: nameBytes, as: UTF8.self)
+      guard let option = command.option(named: name) else {
+        let names = command.options.map(\.long)
+        throw error(unknown("option", Array(nameBytes), among: names), command)
+      }
+      guard let value = option.value else {
+        if attached != nil { throw error("option '\(option.long)' takes no value", command) }
+        if option.long == OptionDescription.help.long {
+          wantsHelp = true
+        } else {
+          parsed.flags.insert(option.long)
+        }
+        continue
+      }
+      let given: [UInt8]
+      if let attached {
+        given = attached
+      } else {
+        guard index < arguments.count,
+          arguments[index] == [UInt8(ascii: "-")] || arguments[index].first != UInt8(ascii: "-")
+        else { throw error("missing value for '\(option.long) <\(value.name)>'", command) }
+        given = arguments[index]
+        index += 1
+      }
+      try check(given, value.kind, "'\(option.long)'", command)
+      parsed.values[option.long] = given
+    }
+    if wantsHelp { return .help(command: command.name) }
+    try checkConflicts(parsed, command)
+    try checkOperands(parsed.operands, command)
+    return .command(parsed)
+  }
+
+  private func checkConflicts(_ parsed: ParsedCommand, _ command: CommandDescription)
+    throws(UsageError)
+  {
+    for (first, second) in command.conflicts {
+      func given(_ name: String) -> Bool {
+        parsed.has(name)
+          || !parsed.operands.isEmpty && command.operands.contains { $0.name == name }
+      }
+      if given(first) && given(second) {
+        throw error("\(first) and \(second) can't be used together", command)
+      }
+    }
+  }
+
+  private func checkOperands(_ operands: [[UInt8]], _ command: CommandDescription)
+    throws(UsageError)
+  {
+    let limit = command.operands.contains(where: \.isRepeating) ? Int.max : command.operands.count
+    if operands.count > limit {
+      let extra = CartSyntax.quoted(operands[limit])
+      let most = limit == 1 ? ": one \(command.operands[0].name) at most" : ""
+      throw error("unexpected argument \(extra)\(most)", command)
+    }
+    for (index, operand) in command.operands.enumerated() {
+      let given =
+        operand.isRepeating
+        ? Array(operands.dropFirst(index)) : Array(operands.dropFirst(index).prefix(1))
+      // Items are counted by CartSyntax, whose message says what an item looks like.
+      if given.isEmpty, !operand.isOptional, operand.kind != .item {
+        throw error("missing \(operand.name)", command)
+      }
+      for value in given { try check(value, operand.kind, operand.name, command) }
+    }
+  }
+
+  /// Checks `value` as a `kind`, for which `what` (an option or operand name) was given.
+  private func check(
+    _ value: [UInt8], _ kind: ValueKind, _ what: String, _ command: CommandDescription
+  ) throws(UsageError) {
+    switch kind {
+    case .path:
+      if value.isEmpty { throw error("\(what) needs a non-empty path", command) }
+    case .number:
+      if CommandLineParser.number(value) == nil {
+        let quoted = CartSyntax.quoted(value)
+        throw error("\(what) must be a whole number from 1, not \(quoted)", command)
+      }
+    case .item:
+      return
+    case .command:
+      let names = description.commands.map(\.name)
+      if !names.contains(String(decoding: value, as: UTF8.self)) {
+        throw error(unknown("command", value, among: names), command)
+      }
+    case .word(let words):
+      if !words.contains(String(decoding: value, as: UTF8.self)) {
+        let expected = "expected " + Suggestion.either(words)
+        throw error(unknown(what.lowercased(), value, among: words, else: expected), command)
+      }
+    }
+  }
+
+  /// A whole number from 1 that fits `Int`, in decimal digits; no sign, no spaces.
+  static func number(_ digits: [UInt8]) -> Int? {
+    guard !digits.isEmpty else { return nil }
+    var value = 0
+    for byte in digits {
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+      let (product, overflowed) = value.multipliedReportingOverflow(by: 10)
+      let (sum, carried) = product.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
+      if overflowed || carried { return nil }
+      value = sum
+    }
+    return value >= 1 ? value : nil
+  }
+
+  /// `unknown command 'plcae': did you mean 'place'?`
+  private func unknown(
+    _ what: String, _ typed: [UInt8], among names: [String], else otherwise: String? = nil
+  ) -> String {
+    let text = "unknown \(what) \(CartSyntax.quoted(typed))"
+    guard let near = Suggestion.nearest(to: String(decoding: typed, as: UTF8.self), among: names)
+    else { return otherwise.map { "\(text): \($0)" } ?? text }
+    return text + ": did you mean '\(near)'?"
+  }
+
+  private func error(_ reason: String, _ command: CommandDescription?) -> UsageError {
+    UsageError(reason: reason, command: command, in: description)
+  }
+}
+
+/// The nearest of some names to a mistyped one, as git and swift-argument-parser suggest it:
+/// by edit distance, with a swap of two neighbours counting as one edit.
+enum Suggestion {
+  static func nearest(to typed: String, among names: [String]) -> String? {
+    let typed = Array(typed.unicodeScalars)
+    // Short names need a close match, or every typo would suggest something.
+    let allowed = max(1, min(2, typed.count / 3))
+    var best: (name: String, distance: Int)?
+    for name in names {
+      let distance = Suggestion.distance(typed, Array(name.unicodeScalars))
+      if distance <= allowed, distance < best?.distance ?? Int.max { best = (name, distance) }
+    }
+    return best?.name
+  }
+
+  /// `bash, zsh or fish`.
+  static func either(_ words: [String]) -> String {
+    guard let last = words.last, words.count > 1 else { return words.joined() }
+    return words.dropLast().joined(separator: ", ") + " or " + last
+  }
+
+  /// The optimal string alignment distance: insertions, deletions, substitutions and swaps.
+  static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var before = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], before[j - 2] + 1)
+        }
+      }
+      (before, previous, current) = (previous, current, before)
+    }
+    return previous[b.count]
+  }
+}

@@ -1,0 +1,195 @@
+import ShopCore
+
+/// The one description of `shop`'s command line; everything a user reads about it is made from
+/// here (the README's tables are checked against it by the tests).
+extension CommandLineDescription {
+  static let shop = CommandLineDescription(
+    program: "shop",
+    version: "0.1.0",
+    abstract: "Place orders from the command line; every order is on disk before it is reported.",
+    discussion: "",
+    options: [.version, .help],
+    commands: [
+      CommandDescription(
+        name: "place",
+        abstract: "Place one order.",
+        discussion: """
+          Prints 'order NUMBER for PAYABLE', or 'no SKU, ...' when the catalog lacks an item \
+          (exit 1, nothing saved). A total of 200 or more pays 10% less.
+          """,
+        options: OptionDescription.placement,
+        operands: [.items],
+        conflicts: [("--quiet", "--json"), ("--memory", "--orders")]),
+      CommandDescription(
+        name: "batch",
+        abstract: "Place one order per line of a file or standard input.",
+        discussion: """
+          Each line is 'SKU=QTY ...' as for 'shop place'; blank lines and lines starting with \
+          '#' are skipped. Reports one line per order as it is saved. The report of a line not \
+          placed starts with 'line N: ' (with --quiet it goes to standard error), and makes the \
+          exit status 1.
+          """,
+        options: OptionDescription.placement,
+        operands: [
+          OperandDescription(
+            name: "FILE", kind: .path, isOptional: true, isRepeating: false,
+            help: "The orders to place; '-' or none reads standard input.")
+        ],
+        conflicts: [("--quiet", "--json"), ("--memory", "--orders")]),
+      CommandDescription(
+        name: "orders",
+        abstract: "List the saved orders, oldest first.",
+        discussion: """
+          With NUMBERs, lists only those orders; with --last N, only the newest N; with \
+          --count, prints only how many orders are saved.
+          """,
+        options: [
+          .orders,
+          OptionDescription(
+            long: "--json", help: "Print each order as stored, one JSON object per line."),
+          OptionDescription(long: "--count", help: "Print only the number of saved orders."),
+          OptionDescription(
+            long: "--last", value: ValueDescription(name: "n", kind: .number),
+            help: "List only the newest N orders."),
+          .help,
+        ],
+        operands: [
+          OperandDescription(
+            name: "NUMBER", kind: .number, isOptional: true, isRepeating: true,
+            help: "The number of an order to list, such as 1001.")
+        ],
+        conflicts: [
+          ("--json", "--count"), ("--count", "--last"), ("--count", "NUMBER"),
+          ("--last", "NUMBER"),
+        ]),
+      CommandDescription(
+        name: "catalog",
+        abstract: "List the catalog's SKUs and prices, sorted by SKU.",
+        discussion: "",
+        options: [
+          .catalog, OptionDescription(long: "--json", help: "Print one JSON object per SKU."),
+          .help,
+        ],
+        operands: [],
+        conflicts: []),
+      CommandDescription(
+        name: "help",
+        abstract: "Show help for shop or one of its commands.",
+        discussion: "'shop help COMMAND' prints what 'shop COMMAND --help' prints.",
+        options: [.help],
+        operands: [
+          OperandDescription(
+            name: "COMMAND", kind: .command, isOptional: true, isRepeating: false,
+            help: "The command to explain; none explains shop itself.")
+        ],
+        conflicts: []),
+      CommandDescription(
+        name: "completions",
+        abstract: "Print the completion script for a shell.",
+        discussion: """
+          'make install' installs all three. To try one in the running shell: \
+          'source <(shop completions bash)'. Completes commands, options, file names and, \
+          for 'shop place', the SKUs of the catalog on the command line.
+          """,
+        options: [.help],
+        operands: [
+          OperandDescription(
+            name: "SHELL", kind: .word(["bash", "zsh", "fish"]), isOptional: false,
+            isRepeating: false, help: "bash, zsh or fish.")
+        ],
+        conflicts: []),
+      CommandDescription(
+        name: "manual",
+        abstract: "Print the manual page, in roff.",
+        discussion: "'make install' installs it; to read it now: 'shop manual | man -l -'.",
+        options: [.help],
+        operands: [],
+        conflicts: []),
+    ],
+    skuListing: (command: "catalog", option: "--catalog"),
+    environment: [
+      Entry(name: "SHOP_CATALOG", text: "The catalog file, when --catalog is not given."),
+      Entry(
+        name: "SHOP_ORDERS",
+        text: "The orders file or postgresql:// URI, when --orders is not given."),
+      Entry(
+        name: "XDG_DATA_HOME",
+        text: """
+          When it is an absolute path, the orders file is $XDG_DATA_HOME/shop/orders.jsonl, \
+          unless --orders or SHOP_ORDERS says otherwise.
+          """),
+      Entry(
+        name: "HOME",
+        text: """
+          Otherwise the orders file is $HOME/.local/share/shop/orders.jsonl. An empty \
+          variable counts as unset.
+          """),
+    ],
+    files: [
+      Entry(
+        name: "~/.local/share/shop/orders.jsonl",
+        text: """
+          The orders file when neither --orders, SHOP_ORDERS nor XDG_DATA_HOME names one: \
+          JSON Lines, one order per line, only ever appended, shared safely between processes.
+          """),
+      Entry(
+        name: "$XDG_DATA_HOME/shop/orders.jsonl",
+        text: "The orders file when XDG_DATA_HOME is set and neither --orders nor SHOP_ORDERS is."),
+    ],
+    exitStatuses: [
+      (
+        ExitStatus.success,
+        "Placed (every order of a batch placed); a listing or help printed."
+      ),
+      (.rejected, "Rejected: an unknown SKU, or (batch) a line rejected or malformed."),
+      (.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
+      (.dataError, "Bad data: a total too large, a bad catalog line, a bad orders file line."),
+      (.noInput, "An input can't be read: the catalog, a batch FILE or input, the orders file."),
+      (.unavailable, "The orders database can't be reached."),
+      (.software, "Internal error (a bug: please report it)."),
+      (.cannotCreate, "The orders file or its folder can't be created or opened for writing."),
+      (.ioError, "A write failed: a full disk, an I/O error, a closed standard output."),
+      (.temporaryFailure, "The outcome is unknown: check 'shop orders' before trying again."),
+    ].map { Entry(name: "\($0.0.rawValue)", text: $0.1) })
+}
+
+extension OptionDescription {
+  static let help = OptionDescription(short: "-h", long: "--help", help: "Show help information.")
+  static let version = OptionDescription(long: "--version", help: "Show the version.")
+
+  static let catalog = OptionDescription(
+    long: "--catalog", value: ValueDescription(name: "path", kind: .path),
+    help: "The catalog, a CSV file of sku,price lines.",
+    defaults: ["$SHOP_CATALOG", "the built-in catalog: pen 30, lamp 190"])
+
+  static let orders = OptionDescription(
+    long: "--orders", value: ValueDescription(name: "path-or-uri", kind: .path),
+    help: "The orders file, or a postgresql:// URI (PostgreSQL build).",
+    defaults: [
+      "$SHOP_ORDERS", "$XDG_DATA_HOME/shop/orders.jsonl", "~/.local/share/shop/orders.jsonl",
+    ])
+
+  /// The options `place` and `batch` share.
+  static let placement: [OptionDescription] = [
+    OptionDescription(
+      short: "-q", long: "--quiet",
+      help: """
+        Report nothing on standard output; errors, and batch lines not placed, still go to \
+        standard error.
+        """),
+    OptionDescription(long: "--json", help: "Report one JSON object per line."),
+    .catalog,
+    .orders,
+    OptionDescription(long: "--memory", help: "Keep orders in memory for this run only."),
+    .help,
+  ]
+}
+
+extension OperandDescription {
+  static let items = OperandDescription(
+    name: "SKU=QTY", kind: .item, isOptional: false, isRepeating: true,
+    help: """
+      An item: SKU is 1-64 letters, digits, '-', '_' or '.'; QTY is a whole number from 1 to \
+      1000000. A SKU given twice adds up. Use '--' before items that start with '-'.
+      """)
+}

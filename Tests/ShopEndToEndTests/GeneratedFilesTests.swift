@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+
+@testable import shop
+
+/// What `shop completions`, `shop manual` and `make install` produce, tried with the real
+/// shells, groff and make; and the README against the binary it describes.
+struct GeneratedFilesTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  /// A tool of the machine, or nil when it is not installed.
+  static func tool(_ name: String) -> String? {
+    ["/usr/bin/", "/bin/", "/usr/local/bin/"].map { $0 + name }.first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
+  }
+
+  /// Runs `path arguments` to completion in `shop`'s sandbox, with `shop` on the PATH.
+  static func run(
+    _ path: String, _ arguments: [String], in shop: Shop, environment: [String: String] = [:]
+  ) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: shop.folder.path)
+    let binaries = URL(fileURLWithPath: Shop.binary).deletingLastPathComponent().path
+    process.environment = [
+      "HOME": shop.home, "PATH": "\(binaries):/usr/bin:/bin", "LC_ALL": "C.UTF-8",
+    ].merging(environment) { $1 }
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let output = stdout.fileHandleForReading.readDataToEndOfFile()
+    let errors = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus, stdout: String(decoding: output, as: UTF8.self),
+      stderr: String(decoding: errors, as: UTF8.self))
+  }
+
+  @Test func bashAcceptsTheScriptAndCompletesThroughItsFunction() throws {
+    let bash = try #require(GeneratedFilesTests.tool("bash"))
+    let shop = try Shop()
+    let script = try shop.folder.write("shop.bash", try shop.run("completions", "bash").stdout)
+    #expect(try GeneratedFilesTests.run(bash, ["-n", script], in: shop).status == 0)
+    _ = try shop.folder.write("desks.csv", "SKU,Price\ndesk,5\ndeskmat,2\n")
+    let cases: [([String], String)] = [
+      (["shop", "pl"], "place"),
+      (["shop", "place", "--qu"], "--quiet"),
+      (["shop", "place", "la"], "lamp="),
+      (["shop", "place", "pen=1", ""], "lamp= pen="),
+      (["shop", "place", "--catalog", "desks.csv", "de"], "desk= deskmat="),
+      (["shop", "place", "--catalog", "=", "desks.csv", "de"], "desk= deskmat="),
+      (["shop", "place", "--catalog", "des"], "desks.csv"),
+      (["shop", "batch", "des"], "desks.csv"),
+      (["shop", "orders", "--orders", "desk"], "desks.csv"),
+      (["shop", "help", "c"], "catalog completions"),
+      (["shop", "completions", ""], "bash zsh fish"),
+      (["shop", "--v"], "--version"),
+      (["shop", "orders", "--c"], "--count"),
+    ]
+    for (words, expected) in cases {
+      let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+      let call = """
+        source \(script)
+        COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _shop
+        echo "${COMPREPLY[*]}"
+        """
+      let run = try GeneratedFilesTests.run(bash, ["-c", call], in: shop)
+      #expect(run.stdout == expected + "\n", "\(words): \(run)")
+      #expect(run.status == 0)
+    }
+    // Without --catalog on the line, the SKUs are those of $SHOP_CATALOG, as for placing.
+    let call = """
+      source \(script)
+      COMP_WORDS=(shop place de); COMP_CWORD=2; _shop
+      echo "${COMPREPLY[*]}"
+      """
+    let run = try GeneratedFilesTests.run(
+      bash, ["-c", call], in: shop, environment: ["SHOP_CATALOG": "desks.csv"])
+    #expect(run.stdout == "desk= deskmat=\n", "\(run)")
+  }
+
+  @Test func fishCompletesCommandsOptionsAndSKUs() throws {
+    guard let fish = GeneratedFilesTests.tool("fish") else {
+      print("skipped: fish is not installed")
+      return
+    }
+    let shop = try Shop()
+    let script = try shop.folder.write("shop.fish", try shop.run("completions", "fish").stdout)
+    let cases = [("shop pl", "place"), ("shop place --qu", "--quiet"), ("shop place la", "lamp=")]
+    for (line, expected) in cases {
+      let run = try GeneratedFilesTests.run(
+        fish, ["--no-config", "-c", "source \(script); complete -C '\(line)'"], in: shop)
+      #expect(
+        run.stdout.split(separator: "\n").map { $0.prefix { $0 != "\t" } } == [Substring(expected)],
+        "\(line): \(run)")
+    }
+  }
+
+  @Test func zshAcceptsTheScript() throws {
+    guard let zsh = GeneratedFilesTests.tool("zsh") else {
+      print("skipped: zsh is not installed")
+      return
+    }
+    let shop = try Shop()
+    let script = try shop.folder.write("_shop", try shop.run("completions", "zsh").stdout)
+    let run = try GeneratedFilesTests.run(zsh, ["-n", script], in: shop)
+    #expect(run.status == 0 && run.stderr == "", "\(run)")
+  }
+
+  @Test func theManualRendersWithoutAWarning() throws {
+    let shop = try Shop()
+    let manual = try shop.run("manual")
+    #expect(manual.status == 0 && manual.stderr == "")
+    #expect(manual.stdout.hasPrefix(".TH SHOP 1 "))
+    guard let groff = GeneratedFilesTests.tool("groff") else {
+      print("skipped: groff is not installed")
+      return
+    }
+    let page = try shop.folder.write("shop.1", manual.stdout)
+    let run = try GeneratedFilesTests.run(groff, ["-man", "-Tutf8", "-ww", "-z", page], in: shop)
+    #expect(run.status == 0 && run.stderr == "", "\(run)")
+    let text = try GeneratedFilesTests.run(groff, ["-man", "-Tascii", "-P-cbou", page], in: shop)
+    for section in ["SYNOPSIS", "COMMANDS", "ENVIRONMENT", "FILES", "EXIT STATUS"] {
+      #expect(text.stdout.contains(section))
+    }
+    for status in ["0", "1", "64", "65", "66", "69", "70", "73", "74", "75"] {
+      let tagged = text.stdout.split(separator: "\n").contains {
+        $0 == "       \(status)" || $0.hasPrefix("       \(status) ")
+      }
+      #expect(tagged, "exit status \(status)")
+    }
+  }
+
+  @Test func makeInstallsEverythingUnderPrefixAndUninstallRemovesIt() throws {
+    let make = try #require(GeneratedFilesTests.tool("make"))
+    let shop = try Shop()
+    let prefix = shop.folder.file("a/b")
+    let installed = [
+      "bin/shop", "share/man/man1/shop.1", "share/bash-completion/completions/shop",
+      "share/zsh/site-functions/_shop", "share/fish/vendor_completions.d/shop.fish",
+    ].map { prefix + "/" + $0 }
+    let directory = GeneratedFilesTests.root.path
+    let install = try GeneratedFilesTests.run(
+      make, ["-C", directory, "install", "PREFIX=\(prefix)", "SHOP_BIN=\(Shop.binary)"], in: shop)
+    #expect(install.status == 0, "\(install)")
+    for file in installed { #expect(FileManager.default.fileExists(atPath: file), "\(file)") }
+    let version = try GeneratedFilesTests.run(installed[0], ["--version"], in: shop)
+    #expect(version.stdout == CommandLineDescription.shop.version + "\n")
+    #expect(try String(contentsOfFile: installed[1], encoding: .utf8) == shop.run("manual").stdout)
+    let uninstall = try GeneratedFilesTests.run(
+      make, ["-C", directory, "uninstall", "PREFIX=\(prefix)"], in: shop)
+    #expect(uninstall.status == 0, "\(uninstall)")
+    for file in installed { #expect(!FileManager.default.fileExists(atPath: file), "\(file)") }
+  }
+
+  /// The README's session, run after its set-up command, prints what the README shows
+  /// (but the time); its usage lines and option table are the description's.
+  @Test func theReadmeShowsWhatAReaderGets() throws {
+    let readme = try String(
+      contentsOf: GeneratedFilesTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let using = try #require(readme.split(separator: "## Using it").dropFirst().first)
+    let blocks = using.split(separator: "```\n").enumerated().filter { $0.offset % 2 == 1 }.map {
+      String($0.element)
+    }
+    let description = CommandLineDescription.shop
+    for command in description.commands {
+      #expect(blocks[0].contains(HelpText.usage(command, in: description) + "\n"))
+      for option in command.options { #expect(using.contains("`\(option.long)")) }
+    }
+    let shop = try Shop()
+    #expect(try shop.run("place", "pen=2", "lamp=1").stdout == "order 1001 for 225\n")
+    let sessions = blocks.filter { $0.hasPrefix("$ ") }
+    #expect(sessions.count == 2)
+    var checked = 0
+    for session in sessions {
+      var expected = ""
+      var pending: (arguments: [String], input: String?)?
+      func check() throws {
+        guard let (arguments, input) = pending else { return }
+        let run = try shop.run(arguments, input: input)
+        #expect(
+          GeneratedFilesTests.timeless(run.stdout + run.stderr)
+            == GeneratedFilesTests.timeless(expected), "\(arguments)")
+        checked += 1
+      }
+      for line in session.split(separator: "\n", omittingEmptySubsequences: false) {
+        guard line.hasPrefix("$ ") else {
+          expected += line.isEmpty ? "" : line + "\n"
+          continue
+        }
+        try check()
+        expected = ""
+        var command = String(line.dropFirst(2))
+        var input: String?
+        if command.hasPrefix("printf '"), let bar = command.range(of: "' | ") {
+          input = String(command[command.index(command.startIndex, offsetBy: 8)..<bar.lowerBound])
+            .replacing("\\n", with: "\n")
+          command = String(command[bar.upperBound...])
+        }
+        pending = (Array(command.split(separator: " ").dropFirst().map(String.init)), input)
+      }
+      try check()
+      pending = nil
+    }
+    #expect(checked == 6)
+  }
+
+  static func timeless(_ text: String) -> String {
+    text.replacing(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/, with: "TIME")
+  }
+}
