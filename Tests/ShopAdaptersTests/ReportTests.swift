@@ -70,3 +70,53 @@ struct ReportTests {
       ])
   }
 }
+
+/// `shop orders`'s listing: bounded, delivered as it goes.
+struct OrderListingTests {
+  /// A history that counts how many orders it has handed out when the output is flushed.
+  final class CountingHistory: OrderHistory {
+    let orders: [Order]
+    private(set) var handedOut = 0
+
+    init(count: Int) throws {
+      let time = Timestamp(secondsSince1970: 1_796_018_803)
+      let draft = try #require(
+        Draft(lines: [OrderLine(sku: "pen", quantity: 2, price: 30)], placedAt: time))
+      orders = (0..<count).map { Order(number: 1001 + $0, draft: draft) }
+    }
+
+    func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
+      for order in orders {
+        handedOut += 1
+        try visit(order, nil)
+      }
+    }
+    func count() -> Int { orders.count }
+    func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {}
+    func order(numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
+      throws -> Bool
+    { false }
+  }
+
+  /// Records, at each flush, how many orders the history had handed out by then.
+  final class WatchingOutput: ByteOutput {
+    var history: CountingHistory?
+    private(set) var flushedAt: [Int] = []
+    private(set) var bytes = 0
+
+    func write(_ bytes: UnsafeRawBufferPointer) { self.bytes += bytes.count }
+    func flush() throws { flushedAt.append(history?.handedOut ?? -1) }
+  }
+
+  @Test(arguments: [OrderListing.Style.text, .json])
+  func theFirstLinesAreDeliveredLongBeforeTheLastOrderIsRead(style: OrderListing.Style) throws {
+    let history = try CountingHistory(count: 20_000)
+    let output = WatchingOutput()
+    output.history = history
+    try OrderListing(output: output, style: style).all(of: history)
+    let first = try #require(output.flushedAt.first)
+    #expect(first < 2_000, "the first delivery waited for \(first) of 20,000 orders")
+    #expect(output.flushedAt.count > 10)
+    #expect(output.flushedAt.last == 20_000)
+  }
+}

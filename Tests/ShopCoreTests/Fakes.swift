@@ -46,7 +46,7 @@ final class RecordingReport: Report {
   }
 }
 
-/// A report that says nothing, like the seed's quiet app.
+/// A report that says nothing, as the quiet app's report says nothing of placed orders.
 final class SilentReport: Report {
   func report(_ outcome: Outcome, line: Int?) {}
   func flush() throws {}

@@ -1,7 +1,7 @@
 import ShopCore
 import Testing
 
-/// Each test builds its own small composition root from fakes, as the pattern card says.
+/// Each test builds its own small composition root from fakes, as main.swift builds the real one.
 struct PlaceOrderTests {
   let noon = Timestamp(secondsSince1970: 1_796_040_000)
 
@@ -111,17 +111,27 @@ struct PlaceOrderTests {
   }
 
   @Test func aStoreThatFailsLeavesNothingReported() throws {
-    let orders = FakeOrders()
+    let orders = FailingOrders()
     let report = RecordingReport()
     let root = PlaceOrder(
-      catalog: FakeCatalog(prices: ["pen": 1]), orders: FailingOrders(),
-      clock: FixedClock(time: noon), report: report)
+      catalog: FakeCatalog(prices: ["pen": 1]), orders: orders, clock: FixedClock(time: noon),
+      report: report)
     #expect(throws: FakeStoreFull.self) { try root.place(Cart(["pen": 1])) }
+    let group = [Request(line: 1, cart: .success(try Cart(["pen": 2])))]
+    #expect(throws: FakeStoreFull.self) { try root.place(group) }
+    // The store was asked each time, refused, and nothing reached the report.
+    #expect(orders.saveCalls == 2)
     #expect(report.outcomes.isEmpty)
-    #expect(orders.saved.isEmpty)
+    #expect(report.flushes == 0)
   }
 }
 
+/// A store that refuses every save, and counts how often it was asked.
 final class FailingOrders: Orders {
-  func save(_ drafts: [Draft]) throws -> [Order] { throw FakeStoreFull() }
+  private(set) var saveCalls = 0
+
+  func save(_ drafts: [Draft]) throws -> [Order] {
+    saveCalls += 1
+    throw FakeStoreFull()
+  }
 }

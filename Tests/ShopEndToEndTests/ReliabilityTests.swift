@@ -299,6 +299,88 @@ struct ReliabilityTests {
   func seed(default value: UInt64) -> UInt64 {
     ProcessInfo.processInfo.environment["SHOP_FUZZ_SEED"].flatMap { UInt64($0) } ?? value
   }
+
+  @Test func readersBesideWritersNeverFailAndNeverSeeAHalfWrittenLine() throws {
+    // The file starts with a torn write of the next order, which the first writer cuts and
+    // replaces while readers run: every listing, count and look-up must still succeed.
+    let shop = try Shop()
+    let orders = shop.folder.file("orders.jsonl")
+    let seed = (0..<3000).map { "pen=\($0 % 9 + 1) lamp=1" }.joined(separator: "\n") + "\n"
+    #expect(try shop.run(["batch", "-q", "--orders", orders], input: seed).status == 0)
+    let handle = try #require(FileHandle(forWritingAtPath: orders))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(#"{"number":4001,"items":[{"sku":"pen","quan"#.utf8))
+    try handle.close()
+    var processes: [Process] = []
+    for worker in 0..<3 {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = [
+        "-c",
+        #"for i in $(seq 80); do "$0" place -q --orders "$1" pen=$2 || exit 1; done"#,
+        Shop.binary, orders, "\(worker + 1)",
+      ]
+      processes.append(process)
+    }
+    let failures = shop.folder.file("failures")
+    let readers = Process()
+    readers.executableURL = URL(fileURLWithPath: "/bin/sh")
+    readers.arguments = [
+      "-c",
+      #"""
+      for i in $(seq 40); do
+        n=$("$0" orders --count --orders "$1") || echo "count failed: $n" >> "$2"
+        "$0" orders --orders "$1" > "$2.list" || echo "listing failed" >> "$2"
+        last=$(tail -n 1 "$2.list" | cut -d ' ' -f 1)
+        [ "$(wc -l < "$2.list")" -eq $((last - 1000)) ] || echo "listing not whole" >> "$2"
+        "$0" orders --json --last 5 --orders "$1" > /dev/null || echo "last failed" >> "$2"
+        "$0" orders --orders "$1" 3500 > /dev/null || echo "by number failed" >> "$2"
+      done
+      """#,
+      Shop.binary, orders, failures,
+    ]
+    processes.append(readers)
+    for process in processes { try process.run() }
+    for process in processes { process.waitUntilExit() }
+    #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "a command failed")
+    let failed = (try? String(contentsOfFile: failures, encoding: .utf8)) ?? ""
+    #expect(failed == "", "readers failed beside writers")
+    #expect(try savedNumbers(orders) == Array(1001...4240))
+  }
+
+  @Test(
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"),
+      "needs strace to see the syncs"))
+  func theFirstWriterIntoAnEmptyFileSyncsItsFolder() throws {
+    // Another process created the file and died before writing: the first writer must make
+    // the folder entry durable, not only the process that created it.
+    let shop = try Shop()
+    try FileManager.default.createDirectory(
+      atPath: shop.folder.file("data"), withIntermediateDirectories: false)
+    let orders = try shop.folder.write("data/orders.jsonl", "")
+    let trace = shop.folder.file("trace")
+    let run = try shop.shell(
+      #"strace -f -e trace=openat,open,fsync,fdatasync,fcntl -o '\#(trace)' "$SHOP" place --orders '\#(orders)' pen=1"#
+    )
+    #expect(run.status == 0, "\(run)")
+    let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+    func descriptor(opening path: String, _ flag: String) -> String? {
+      calls.last { $0.contains("\"\(path)\"") && $0.contains(flag) }?
+        .split(separator: "=").last?.trimmingCharacters(in: .whitespaces)
+    }
+    let file = try #require(descriptor(opening: orders, "O_APPEND"), "\(calls)")
+    let folder = try #require(descriptor(opening: shop.folder.file("data"), "O_DIRECTORY"))
+    let fileSync = try #require(calls.firstIndex { $0.contains("fsync(\(file))") })
+    let folderSync = try #require(calls.firstIndex { $0.contains("fsync(\(folder))") })
+    #expect(fileSync < folderSync)
+    // A second order into the same file has a folder entry that is already durable.
+    let again = try shop.shell(
+      #"strace -f -e trace=openat,fsync -o '\#(trace)' "$SHOP" place --orders '\#(orders)' pen=1"#)
+    #expect(again.status == 0)
+    let second = try String(contentsOfFile: trace, encoding: .utf8)
+    #expect(!second.contains("O_DIRECTORY"))
+  }
 }
 
 /// Arguments made printable for failure messages.

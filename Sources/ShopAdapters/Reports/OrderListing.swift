@@ -8,7 +8,7 @@ import ShopCore
 /// once, memory does not grow with the number of orders, and a reader that goes away stops
 /// the listing at the next delivery.
 public final class OrderListing {
-  public enum Style {
+  public enum Style: Sendable {
     case text, json
   }
 
