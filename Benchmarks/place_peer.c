@@ -5,9 +5,10 @@
  *
  * The same steps as `shop place --orders FILE` with the built-in catalog (pen 30, lamp 190):
  * open the file O_APPEND (creating it), take an exclusive flock, read the last complete line
- * backwards from the end with pread, take its "number", cut off a torn last line, append one
- * JSON order line with one write, fsync, unlock, print the report. What it leaves out is what
- * a minimal program would: it checks only the last line's number, not its items and totals. */
+ * from the end with pread (one read of the last 4 KiB for a line that fits), take its
+ * "number", cut off a torn last line, append one JSON order line with one write, fsync,
+ * unlock, print the report with one write. What it leaves out is what a minimal program
+ * would: it checks only the last line's number, not its items and totals. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
@@ -73,15 +74,38 @@ int main(int argc, char **argv) {
     struct stat status;
     if (fstat(fd, &status) != 0) return fail("fstat");
     long long file_end = status.st_size, complete_end = 0, number = 1001;
-    long long last_newline = newline_before(fd, file_end);
-    if (last_newline == -2) return fail("pread");
+    /* One pread of the last 4 KiB finds the last line when it is shorter than that; a longer
+     * one is read backwards a block at a time. */
+    char block[4096];
+    long long block_start = file_end > (long long)sizeof block ? file_end - (long long)sizeof block : 0;
+    long long got = pread(fd, block, (size_t)(file_end - block_start), block_start);
+    if (got != file_end - block_start) return fail("pread");
+    long long last_newline = -1, line_start = -1;
+    for (long long i = got - 1; i >= 0; i--)
+        if (block[i] == '\n') {
+            if (last_newline < 0) {
+                last_newline = block_start + i;
+            } else {
+                line_start = block_start + i + 1;
+                break;
+            }
+        }
+    if (last_newline >= 0 && line_start < 0)
+        line_start = block_start == 0 ? 0 : newline_before(fd, block_start) + 1;
+    if (last_newline < 0 && block_start > 0) {
+        last_newline = newline_before(fd, block_start);
+        if (last_newline >= 0) line_start = newline_before(fd, last_newline) + 1;
+    }
+    if (last_newline == -2 || (last_newline >= 0 && line_start < 0)) return fail("pread");
     if (last_newline >= 0) {
-        long long line_start = newline_before(fd, last_newline) + 1;
-        if (line_start == -1) return fail("pread");
         char line[65536];
         long long length = last_newline - line_start;
         if (length >= (long long)sizeof line) length = sizeof line - 1;
-        if (pread(fd, line, (size_t)length, line_start) != length) return fail("pread");
+        if (line_start >= block_start) {
+            memcpy(line, block + (line_start - block_start), (size_t)length);
+        } else if (pread(fd, line, (size_t)length, line_start) != length) {
+            return fail("pread");
+        }
         line[length] = 0;
         char *field = strstr(line, "\"number\":");
         if (!field) {
@@ -93,11 +117,19 @@ int main(int argc, char **argv) {
     }
     if (file_end != complete_end && ftruncate(fd, complete_end) != 0) return fail("ftruncate");
 
-    char stamp[32];
-    time_t now = time(NULL);
-    struct tm utc;
-    gmtime_r(&now, &utc);
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    /* UTC by hand (days to civil date, Howard Hinnant's algorithm), as shop does: gmtime
+     * would read /etc/localtime first. */
+    long long seconds = (long long)time(NULL), days = seconds / 86400, second_of_day = seconds % 86400;
+    long long shifted = days + 719468, era = shifted / 146097, day_of_era = shifted - era * 146097;
+    long long year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+    long long day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    long long shifted_month = (5 * day_of_year + 2) / 153;
+    long long day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+    long long month = shifted_month < 10 ? shifted_month + 3 : shifted_month - 9;
+    long long year = year_of_era + era * 400 + (month <= 2);
+    char stamp[80];
+    snprintf(stamp, sizeof stamp, "%04lld-%02lld-%02lldT%02lld:%02lld:%02lldZ", year, month, day,
+             second_of_day / 3600, second_of_day / 60 % 60, second_of_day % 60);
     char order[8192];
     int length = snprintf(order, sizeof order,
                           "{\"number\":%lld,\"items\":[%s],\"total\":%lld,\"payable\":%lld,"
@@ -107,6 +139,7 @@ int main(int argc, char **argv) {
     if (fsync(fd) != 0) return fail("fsync");
     flock(fd, LOCK_UN);
     close(fd);
-    printf("order %lld for %lld\n", number, payable);
-    return fflush(stdout) == 0 ? 0 : 74;
+    char report[64];
+    int report_length = snprintf(report, sizeof report, "order %lld for %lld\n", number, payable);
+    return write(1, report, (size_t)report_length) == report_length ? 0 : 74;
 }
