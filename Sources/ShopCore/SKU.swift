@@ -4,6 +4,7 @@ public enum SKU {
 
   /// 1–64 bytes, each an ASCII letter, digit, `-`, `_` or `.`: nothing that needs quoting in
   /// a shell, a CSV field or a JSON string.
+  @inlinable
   public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
     guard !bytes.isEmpty, bytes.count <= maximumLength else { return false }
     return bytes.allSatisfy(isAllowed)
@@ -13,7 +14,7 @@ public enum SKU {
     isValid(text.utf8)
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func isAllowed(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

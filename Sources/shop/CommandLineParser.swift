@@ -10,20 +10,31 @@ enum ParsedLine: Equatable {
 }
 
 /// One command's options and operands, every one checked against its description.
+///
+/// Options are kept in a short array, not a set or dictionary: a command has a handful, and
+/// `shop place` starts faster without hashing and the generic metadata it instantiates.
 struct ParsedCommand: Equatable {
   let name: String
-  /// The long names of the flags given.
-  var flags: Set<String> = []
-  /// The value of each option given, by long name; given twice, the last one counts.
-  var values: [String: [UInt8]] = [:]
+  /// Each option given, by long name, with its value (nil for a flag), in the order given.
+  var given: [Given] = []
   var operands: [[UInt8]] = []
+
+  struct Given: Equatable {
+    let long: String
+    let value: [UInt8]?
+  }
 
   init(name: String) {
     self.name = name
   }
 
   func has(_ long: String) -> Bool {
-    flags.contains(long) || values[long] != nil
+    given.contains { $0.long == long }
+  }
+
+  /// The value of option `long`; given twice, the last one counts.
+  func value(_ long: String) -> [UInt8]? {
+    given.last { $0.long == long && $0.value != nil }?.value
   }
 }
 
@@ -45,12 +56,12 @@ struct CommandLineParser {
       case "--help": return .help(command: nil)
       case "--version": return .version
       default:
-        let names = description.options.map(\.long)
+        let names = description.options.map { $0.long }
         throw error(unknown("option", first, among: names), nil)
       }
     }
     guard let command = description.command(named: name) else {
-      throw error(unknown("command", first, among: description.commands.map(\.name)), nil)
+      throw error(unknown("command", first, among: description.commands.map { $0.name }), nil)
     }
     return try parse(command, Array(arguments.dropFirst()))
   }
@@ -81,7 +92,7 @@ struct CommandLineParser {
       }
       let name = String(decoding: nameBytes, as: UTF8.self)
       guard let option = command.option(named: name) else {
-        let names = command.options.map(\.long)
+        let names = command.options.map { $0.long }
         throw error(unknown("option", Array(nameBytes), among: names), command)
       }
       guard let value = option.value else {
@@ -89,7 +100,7 @@ struct CommandLineParser {
         if option.long == OptionDescription.help.long {
           wantsHelp = true
         } else {
-          parsed.flags.insert(option.long)
+          parsed.given.append(ParsedCommand.Given(long: option.long, value: nil))
         }
         continue
       }
@@ -104,7 +115,7 @@ struct CommandLineParser {
         index += 1
       }
       try check(given, value.kind, "'\(option.long)'", command)
-      parsed.values[option.long] = given
+      parsed.given.append(ParsedCommand.Given(long: option.long, value: given))
     }
     if wantsHelp { return .help(command: command.name) }
     try checkConflicts(parsed, command)
@@ -129,7 +140,7 @@ struct CommandLineParser {
   private func checkOperands(_ operands: [[UInt8]], _ command: CommandDescription)
     throws(UsageError)
   {
-    let limit = command.operands.contains(where: \.isRepeating) ? Int.max : command.operands.count
+    let limit = command.operands.contains { $0.isRepeating } ? Int.max : command.operands.count
     if operands.count > limit {
       let extra = CartSyntax.quoted(operands[limit])
       let most = limit == 1 ? ": one \(command.operands[0].name) at most" : ""
@@ -162,7 +173,7 @@ struct CommandLineParser {
     case .item:
       return
     case .command:
-      let names = description.commands.map(\.name)
+      let names = description.commands.map { $0.name }
       if !names.contains(String(decoding: value, as: UTF8.self)) {
         throw error(unknown("command", value, among: names), command)
       }

@@ -19,7 +19,7 @@ enum HelpText {
         "[\(option.long)\(option.value.map { " <\($0.name)>" } ?? "")]"
       }
     }
-    words += command.operands.map(\.usage)
+    words += command.operands.map { $0.usage }
     return words.joined(separator: " ")
   }
 

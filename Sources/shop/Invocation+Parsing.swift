@@ -26,7 +26,7 @@ extension Invocation {
     _ command: Command, _ parsed: ParsedCommand, _ described: CommandDescription,
     _ description: CommandLineDescription
   ) throws(UsageError) {
-    let path = { (long: String) in parsed.values[long].map(FilePath.init) }
+    let path = { (long: String) in parsed.value(long).map(FilePath.init) }
     switch command {
     case .place:
       switch CartSyntax.cart(arguments: parsed.operands) {
@@ -41,7 +41,7 @@ extension Invocation {
       var options = OrdersOptions(ordersPath: path("--orders"), json: parsed.has("--json"))
       if parsed.has("--count") {
         options.selection = .count
-      } else if let last = parsed.values["--last"].flatMap(CommandLineParser.number) {
+      } else if let last = parsed.value("--last").flatMap(CommandLineParser.number) {
         options.selection = .last(last)
       } else if !parsed.operands.isEmpty {
         options.selection = .numbers(parsed.operands.compactMap(CommandLineParser.number))
@@ -68,8 +68,8 @@ extension PlacementOptions {
   fileprivate init(_ parsed: ParsedCommand) {
     self.init()
     report = parsed.has("--quiet") ? .quiet : parsed.has("--json") ? .json : .text
-    catalogPath = parsed.values["--catalog"].map(FilePath.init)
-    ordersPath = parsed.values["--orders"].map(FilePath.init)
+    catalogPath = parsed.value("--catalog").map(FilePath.init)
+    ordersPath = parsed.value("--orders").map(FilePath.init)
     memory = parsed.has("--memory")
   }
 }

@@ -55,7 +55,7 @@ func makeCatalog(path flag: FilePath?, _ environment: Environment) throws -> any
   if let path = environment.shopCatalog, !path.isEmpty {
     return try FileCatalog(path: FilePath(path))
   }
-  return MemoryCatalog(prices: MemoryCatalog.builtInPrices)
+  return MemoryCatalog(entries: MemoryCatalog.builtInEntries)
 }
 
 // Which store: memory for this run only, or the shared file at --orders, $SHOP_ORDERS, or the

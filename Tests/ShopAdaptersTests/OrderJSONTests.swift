@@ -15,7 +15,9 @@ struct OrderJSONTests {
 
   func decode(_ line: String) -> Result<Order, OrderJSONError> {
     var line = line
-    return line.withUTF8 { OrderJSON.order(from: $0) }
+    return line.withUTF8 { bytes in
+      Result { () throws(OrderJSONError) in try OrderJSON.order(from: bytes) }
+    }
   }
 
   func order(_ lines: [OrderLine], number: Int = 1001) throws -> Order {

@@ -26,7 +26,7 @@ struct CommandLineDescriptionTests {
       Issue.record("not parsed as a command")
       return
     }
-    #expect(parsed.values["--gift-wrap"] == Array("red".utf8))
+    #expect(parsed.value("--gift-wrap") == Array("red".utf8))
     #expect(
       try Invocation(parsing: arguments, in: description) == .catalog(catalogPath: nil, json: true))
     #expect(HelpText.usage(catalog, in: description).contains("[--gift-wrap <paper>]"))

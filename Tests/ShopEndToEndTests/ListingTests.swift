@@ -139,7 +139,8 @@ struct OrderFormsTests {
     #expect(run.stderr.contains("cannot write 'standard output': Broken pipe"))
   }
 
-  @Test func aListingsMemoryDoesNotGrowWithTheFile() throws {
+  @Test(.enabled(if: Shop.canMeasureMemory, "needs GNU time on Linux to read a peak"))
+  func aListingsMemoryDoesNotGrowWithTheFile() throws {
     let (small, smallOrders) = try shop(withOrders: 2_000)
     let (large, largeOrders) = try shop(withOrders: 100_000)
     for form in [[], ["--json"]] {
@@ -154,7 +155,8 @@ struct OrderFormsTests {
     }
   }
 
-  @Test func aBatchOfShortLinesStaysInBoundedMemory() throws {
+  @Test(.enabled(if: Shop.canMeasureMemory, "needs GNU time on Linux to read a peak"))
+  func aBatchOfShortLinesStaysInBoundedMemory() throws {
     let shop = try Shop()
     var peaks: [Int] = []
     for count in [20_000, 400_000] {

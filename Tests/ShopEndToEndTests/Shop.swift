@@ -113,14 +113,38 @@ extension Shop {
   func runBytes(_ arguments: [[UInt8]], input: [UInt8], environment: [String: String] = [:])
     throws -> (run: Run, signal: Int32?)
   {
-    let measured = try runMeasured(arguments, input: input, environment: environment)
-    return (measured.run, measured.signal)
+    try spawn(arguments, input: input, environment: environment, through: [])
+  }
+
+  /// GNU time, which reads the peak memory of the one process it forks and runs. A process's
+  /// own peak can't be read by spawning it from here: spawning borrows this process's memory
+  /// until `exec`, and Linux counts that borrowed peak as the child's.
+  static let gnuTime = "/usr/bin/time"
+  static var canMeasureMemory: Bool {
+    #if os(Linux)
+      return FileManager.default.isExecutableFile(atPath: gnuTime)
+    #else
+      return false
+    #endif
   }
 
   /// Runs `shop` with byte arguments, and reads the peak memory of that one process.
   func runMeasured(
     _ arguments: [[UInt8]], input: [UInt8], environment: [String: String] = [:]
-  ) throws -> (run: Run, signal: Int32?, peakKiB: Int) {
+  ) throws -> (run: Run, peakKiB: Int) {
+    let peak = folder.file("peak.\(runs + 1)")
+    let (run, _) = try spawn(
+      arguments, input: input, environment: environment,
+      through: [Shop.gnuTime, "-f", "%M", "-o", peak])
+    let text = try String(contentsOfFile: peak, encoding: .utf8)
+    let kibibytes = text.split(separator: "\n").last.flatMap { Int($0) }
+    guard let kibibytes else { throw CocoaError(.fileReadCorruptFile) }
+    return (run, kibibytes)
+  }
+
+  private func spawn(
+    _ arguments: [[UInt8]], input: [UInt8], environment: [String: String], through: [String]
+  ) throws -> (run: Run, signal: Int32?) {
     runs += 1
     let stdin = folder.file("stdin.\(runs)")
     let stdout = folder.file("stdout.\(runs)")
@@ -137,7 +161,8 @@ extension Shop {
     }
     // The shell only moves into the sandbox, so relative paths among fuzzed arguments land
     // there and never in the work tree; `exec` leaves `shop` as the process we wait for.
-    let shell = ["/bin/sh", "-c", #"cd "$0" || exit 99; exec "$@""#, folder.path, Shop.binary]
+    let shell =
+      ["/bin/sh", "-c", #"cd "$0" || exit 99; exec "$@""#, folder.path] + through + [Shop.binary]
     let argv = (shell.map { Array($0.utf8) } + arguments).map {
       bytes -> UnsafeMutablePointer<CChar>? in
       let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
@@ -154,13 +179,7 @@ extension Shop {
     let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv + [nil], envp + [nil])
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
     var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0, errno == EINTR {}
-    #if os(Linux)
-      let peakKiB = usage.ru_maxrss
-    #else
-      let peakKiB = usage.ru_maxrss / 1024  // Bytes on Darwin.
-    #endif
+    while waitpid(pid, &status, 0) < 0, errno == EINTR {}
     func read(_ path: String) -> String {
       String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     }
@@ -168,7 +187,7 @@ extension Shop {
     let exit = (status >> 8) & 0xFF
     return (
       Run(status: signal == 0 ? exit : 128 + signal, stdout: read(stdout), stderr: read(stderr)),
-      signal == 0 ? nil : signal, peakKiB
+      signal == 0 ? nil : signal
     )
   }
 }

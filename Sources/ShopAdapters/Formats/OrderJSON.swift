@@ -79,13 +79,9 @@ enum OrderJSON {
   /// Reads one line (without its newline) back into an order, or says why it is not one.
   /// Strict: totals and payable must agree with the items, every SKU must be valid, no key
   /// twice. A scan over the bytes: no dictionary, no `String` but the SKUs'.
-  static func order(from line: UnsafeBufferPointer<UInt8>) -> Result<Order, OrderJSONError> {
+  static func order(from line: UnsafeBufferPointer<UInt8>) throws(OrderJSONError) -> Order {
     var parser = JSONParser(bytes: line)
-    do {
-      return .success(try parser.order())
-    } catch {
-      return .failure(error)
-    }
+    return try parser.order()
   }
 
   /// Whether `bytes` could be the start of the line the encoder writes for order `number`:
@@ -196,33 +192,35 @@ extension JSONParser {
     var placedAt: Timestamp?
     var lines: [OrderLine]?
     var otherKeys: [String] = []
+    var otherKey = ""
     skipSpace()
     if !consume(UInt8(ascii: "}")) {
       repeat {
         skipSpace()
-        let key = try self.key()
+        let key = try self.key(otherKey: &otherKey)
         skipSpace()
         guard consume(UInt8(ascii: ":")) else { throw .notAnObject }
         skipSpace()
         switch key {
-        case "number":
+        case .number:
           guard number == nil else { throw .notAnObject }
-          number = try integer(named: key)
-        case "total":
+          number = try integer(named: "number")
+        case .total:
           guard total == nil else { throw .notAnObject }
-          total = try integer(named: key)
-        case "payable":
+          total = try integer(named: "total")
+        case .payable:
           guard payable == nil else { throw .notAnObject }
-          payable = try integer(named: key)
-        case "placedAt":
+          payable = try integer(named: "payable")
+        case .placedAt:
           guard placedAt == nil else { throw .notAnObject }
           placedAt = try time()
-        case "items":
+        case .items:
           guard lines == nil else { throw .notAnObject }
           lines = try items()
-        default:
-          guard !otherKeys.contains(key), value() != nil else { throw .notAnObject }
-          otherKeys.append(key)
+        case .sku, .quantity, .price:
+          try skipOther("\(key.name)", &otherKeys)
+        case .other:
+          try skipOther(otherKey, &otherKeys)
         }
         skipSpace()
       } while consume(UInt8(ascii: ","))
@@ -244,36 +242,120 @@ extension JSONParser {
     return Order(number: number, draft: draft)
   }
 
-  /// A key, read straight from the bytes when it has no escapes (as every key `shop` writes).
-  private mutating func key() throws(OrderJSONError) -> String {
+  /// The keys an order is read by; any other key's value is checked as JSON and skipped.
+  private enum Key {
+    case number, total, payable, placedAt, items, sku, quantity, price, other
+
+    /// Compares bytes with no `String` made: this runs for every key of every line listed.
+    init(_ raw: UnsafeBufferPointer<UInt8>) {
+      func matches(_ name: StaticString) -> Bool {
+        guard name.utf8CodeUnitCount == raw.count else { return false }
+        for index in 0..<raw.count where name.utf8Start[index] != raw[index] { return false }
+        return true
+      }
+      switch raw.count {
+      case 3: self = matches("sku") ? .sku : .other
+      case 5:
+        self =
+          matches("items") ? .items : matches("total") ? .total : matches("price") ? .price : .other
+      case 6: self = matches("number") ? .number : .other
+      case 7: self = matches("payable") ? .payable : .other
+      case 8: self = matches("placedAt") ? .placedAt : matches("quantity") ? .quantity : .other
+      default: self = .other
+      }
+    }
+
+    var name: StaticString {
+      switch self {
+      case .number: return "number"
+      case .total: return "total"
+      case .payable: return "payable"
+      case .placedAt: return "placedAt"
+      case .items: return "items"
+      case .sku: return "sku"
+      case .quantity: return "quantity"
+      case .price: return "price"
+      case .other: return ""
+      }
+    }
+  }
+
+  /// A key, read straight from the bytes when it has no escapes (as every key `shop` writes);
+  /// the text of a key the order does not use goes to `otherKey`.
+  private mutating func key(otherKey: inout String) throws(OrderJSONError) -> Key {
     guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
       throw .notAnObject
     }
-    if let raw = plainString() { return String(decoding: raw, as: UTF8.self) }
+    if let raw = plainString() {
+      let key = Key(raw)
+      if case .other = key { otherKey = String(decoding: raw, as: UTF8.self) }
+      return key
+    }
     guard let text = string() else { throw .notAnObject }
-    return text
+    var copy = text
+    let key = copy.withUTF8 { Key($0) }
+    otherKey = text
+    return key
+  }
+
+  /// Checks the value of a key an order does not use, and that the key is not given twice.
+  private mutating func skipOther(_ name: String, _ seen: inout [String]) throws(OrderJSONError) {
+    guard !seen.contains(name), value() != nil else { throw .notAnObject }
+    seen.append(name)
   }
 
   /// The bytes of a string with no escape and no control byte, consumed with its quotes; nil
   /// (and nothing consumed) for any other string, which the full reader then takes.
   private mutating func plainString() -> UnsafeBufferPointer<UInt8>? {
     var end = position + 1
+    var high: UInt8 = 0
     while end < bytes.count {
       let byte = bytes[end]
       if byte == UInt8(ascii: "\"") {
         let text = UnsafeBufferPointer(rebasing: bytes[(position + 1)..<end])
-        guard text.allSatisfy({ $0 < 0x80 }) || String(validating: text, as: UTF8.self) != nil
-        else { return nil }
+        guard high < 0x80 || String(validating: text, as: UTF8.self) != nil else { return nil }
         position = end + 1
         return text
       }
       if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+      high |= byte
       end += 1
     }
     return nil
   }
 
+  /// An integer in the plain form every writer uses (`-`?, digits, no leading zero), read in
+  /// place; nil, with nothing consumed, for anything else, which the full reader then takes.
+  private mutating func plainInteger() -> Int? {
+    var end = position
+    let negative = end < bytes.count && bytes[end] == UInt8(ascii: "-")
+    if negative { end += 1 }
+    let first = end
+    var value = 0
+    while end < bytes.count, PrefixMatch.isDigit(bytes[end]) {
+      let digit = Int(bytes[end] &- UInt8(ascii: "0"))
+      let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
+      let (sum, overflowB) =
+        negative
+        ? product.subtractingReportingOverflow(digit) : product.addingReportingOverflow(digit)
+      guard !overflowA, !overflowB else { return nil }
+      value = sum
+      end += 1
+    }
+    let digits = end - first
+    guard digits > 0, digits == 1 || bytes[first] != UInt8(ascii: "0") else { return nil }
+    if end < bytes.count {
+      let next = bytes[end]
+      if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
+        return nil
+      }
+    }
+    position = end
+    return value
+  }
+
   private mutating func integer(named key: String) throws(OrderJSONError) -> Int {
+    if let value = plainInteger() { return value }
     let start = position
     if position < bytes.count,
       bytes[position] == UInt8(ascii: "-") || PrefixMatch.isDigit(bytes[position]),
@@ -324,30 +406,29 @@ extension JSONParser {
     var quantity: Int?
     var price: Int?
     var otherKeys: [String] = []
+    var otherKey = ""
     skipSpace()
     if !consume(UInt8(ascii: "}")) {
       repeat {
         skipSpace()
-        let key = try self.key()
+        let key = try self.key(otherKey: &otherKey)
         skipSpace()
         guard consume(UInt8(ascii: ":")) else { throw .notAnObject }
         skipSpace()
         switch key {
-        case "sku":
+        case .sku:
           guard sku == nil else { throw .notAnObject }
           sku = try skuText()
-        case "quantity", "price":
-          guard (key == "price" ? price : quantity) == nil else { throw .notAnObject }
-          let start = position
-          guard case .integer(let value) = number() else {
-            position = start
-            guard self.value() != nil else { throw .notAnObject }
-            throw .badItem
-          }
-          if key == "price" { price = value } else { quantity = value }
-        default:
-          guard !otherKeys.contains(key), value() != nil else { throw .notAnObject }
-          otherKeys.append(key)
+        case .quantity:
+          guard quantity == nil else { throw .notAnObject }
+          quantity = try itemInteger()
+        case .price:
+          guard price == nil else { throw .notAnObject }
+          price = try itemInteger()
+        case .number, .total, .payable, .placedAt, .items:
+          try skipOther("\(key.name)", &otherKeys)
+        case .other:
+          try skipOther(otherKey, &otherKeys)
         }
         skipSpace()
       } while consume(UInt8(ascii: ","))
@@ -355,6 +436,17 @@ extension JSONParser {
     }
     guard let sku, let quantity, quantity > 0, let price, price >= 0 else { throw .badItem }
     return OrderLine(sku: sku, quantity: quantity, price: price)
+  }
+
+  private mutating func itemInteger() throws(OrderJSONError) -> Int {
+    if let value = plainInteger() { return value }
+    let start = position
+    guard case .integer(let value) = number() else {
+      position = start
+      guard self.value() != nil else { throw .notAnObject }
+      throw .badItem
+    }
+    return value
   }
 
   private mutating func skuText() throws(OrderJSONError) -> String {

@@ -3,13 +3,32 @@ import ShopCore
 /// The loud report: one line of plain text per outcome, `order 1001 for 225` or `no chair`.
 public final class TextReport: Report {
   private let output: any ByteOutput
+  private var bytes: [UInt8] = []
 
   public init(output: any ByteOutput) {
     self.output = output
   }
 
   public func report(_ outcome: Outcome, line: Int?) {
-    output.write(TextReport.text(of: outcome, line: line))
+    guard case .placed(let order) = outcome else {
+      output.write(TextReport.text(of: outcome, line: line))
+      return
+    }
+    // A loud batch prints a million of these: written as bytes, with no String in between.
+    bytes.removeAll(keepingCapacity: true)
+    ByteWriter.append(to: &bytes, capacity: 64) { writer in
+      writer.put(Fragment.order)
+      writer.put(order.number)
+      writer.put(Fragment.for)
+      writer.put(order.payable)
+      writer.put(UInt8(ascii: "\n"))
+    }
+    output.write(bytes)
+  }
+
+  private enum Fragment {
+    static let order = Array("order ".utf8)
+    static let `for` = Array(" for ".utf8)
   }
 
   public func flush() throws {

@@ -204,10 +204,9 @@ public final class FileOrders: Orders, OrderHistory {
     _ bytes: UnsafeBufferPointer<UInt8>, line: Int?, at offset: Int = 0,
     in snapshot: Snapshot
   ) throws(FileError) -> Order {
-    switch OrderJSON.order(from: bytes) {
-    case .success(let order):
-      return order
-    case .failure(let error):
+    do {
+      return try OrderJSON.order(from: bytes)
+    } catch {
       var number = line ?? 0
       if line == nil { number = try lineNumber(at: offset, in: snapshot.file) }
       throw .badData(path, line: number, reason: "not an order: \(error.reason)")
@@ -314,21 +313,54 @@ public final class FileOrders: Orders, OrderHistory {
   }
 
   /// Reads only the last complete line, backwards from `end`: constant cost in file size.
+  /// Usually one read of the last block holds the whole line and the newline before it.
   private func lastLine(of file: Descriptor, before end: Int) throws(FileError) -> LastLine {
-    guard let lastNewline = try newline(before: end, in: file) else {
-      return LastLine(end: 0, order: nil)
+    let blockStart = max(0, end - 4096)
+    var block = [UInt8](repeating: 0, count: end - blockStart)
+    try read(file, into: &block, at: blockStart)
+    var lastNewline: Int?
+    var lineStart: Int?
+    block.withUnsafeBytes { bytes in
+      guard let last = System.lastIndex(of: UInt8(ascii: "\n"), in: bytes) else { return }
+      lastNewline = blockStart + last
+      if let before = System.lastIndex(
+        of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: bytes[..<last]))
+      {
+        lineStart = blockStart + before + 1
+      } else if blockStart == 0 {
+        lineStart = 0
+      }
     }
-    let lineStart = try newline(before: lastNewline, in: file).map { $0 + 1 } ?? 0
-    var line = [UInt8](repeating: 0, count: lastNewline - lineStart)
-    try read(file, into: &line, at: lineStart)
-    switch line.withUnsafeBufferPointer({ OrderJSON.order(from: $0) }) {
-    case .success(let order):
-      return LastLine(end: lastNewline + 1, order: order)
-    case .failure(let error):
+    if lastNewline == nil { lastNewline = try newline(before: blockStart, in: file) }
+    guard let lastNewline else { return LastLine(end: 0, order: nil) }
+    let start: Int
+    if let lineStart {
+      start = lineStart
+    } else {
+      start = try newline(before: lastNewline, in: file).map { $0 + 1 } ?? 0
+    }
+    var line: [UInt8]
+    if start >= blockStart {
+      line = Array(block[(start - blockStart)..<(lastNewline - blockStart)])
+    } else {
+      line = [UInt8](repeating: 0, count: lastNewline - start)
+      try read(file, into: &line, at: start)
+    }
+    var order: Order?
+    var failure = OrderJSONError.notAnObject
+    line.withUnsafeBufferPointer { bytes in
+      do throws(OrderJSONError) {
+        order = try OrderJSON.order(from: bytes)
+      } catch {
+        failure = error
+      }
+    }
+    guard let order else {
       throw .badData(
-        path, line: try lineNumber(at: lineStart, in: file),
-        reason: "the last order is unreadable (\(error.reason)); nothing was changed")
+        path, line: try lineNumber(at: start, in: file),
+        reason: "the last order is unreadable (\(failure.reason)); nothing was changed")
     }
+    return LastLine(end: lastNewline + 1, order: order)
   }
 
   /// The offset of the last newline before `end`, scanning backwards a block at a time.
@@ -402,19 +434,23 @@ public final class FileOrders: Orders, OrderHistory {
 
   // MARK: - Opening
 
+  /// Opens the file to append, creating it and its folders only when they are missing: the
+  /// usual case, an existing file, costs one `open`.
   private func openForWriting() throws(FileError) -> Descriptor {
     if let writer { return writer }
-    try makeFolders(path.parent)
     let file: Descriptor
-    do throws(SystemError) {
-      do {
-        file = try Descriptor.open(path, .append)
-      } catch  where error.isMissing {
+    do {
+      file = try Descriptor.open(path, .append)
+    } catch  where error.isMissing || error.isNotAFolder {
+      try makeFolders(path.parent)
+      do throws(SystemError) {
         do {
           file = try Descriptor.open(path, .createNew)
         } catch  where error.isExisting {  // Another process created it first.
           file = try Descriptor.open(path, .append)
         }
+      } catch {
+        throw .cannotCreate(path, error)
       }
     } catch {
       throw .cannotCreate(path, error)

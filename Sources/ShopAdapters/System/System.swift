@@ -28,6 +28,7 @@ public struct SystemError: Error, Equatable, Sendable {
 
   var isMissing: Bool { code == ENOENT }
   var isExisting: Bool { code == EEXIST }
+  var isNotAFolder: Bool { code == ENOTDIR }
   /// The reader of a pipe or socket has gone away.
   public var isBrokenPipe: Bool { code == EPIPE }
   /// The file system can't sync a folder; the data itself is synced by then.
@@ -314,21 +315,21 @@ public enum System {
   /// file opened later can take its number (and receive reports or errors meant for it).
   /// - Returns: which of the three were closed.
   public static func secureStandardDescriptors() -> StandardDescriptors {
-    var closed: [Bool] = []
-    for raw: Int32 in 0...2 {
-      let isClosed = fcntl(raw, F_GETFD) < 0 && errno == EBADF
-      closed.append(isClosed)
-      if isClosed {
-        // open returns the lowest free number: this one, since the lower ones are open.
-        let held = open("/dev/null", raw == 0 ? O_RDONLY : O_WRONLY)
-        if held >= 0, held != raw {
-          _ = dup2(held, raw)
-          _ = close(held)
-        }
+    func secure(_ raw: Int32) -> Bool {
+      guard fcntl(raw, F_GETFD) < 0, errno == EBADF else { return false }
+      // open returns the lowest free number: this one, since the lower ones are open.
+      let held = open("/dev/null", raw == 0 ? O_RDONLY : O_WRONLY)
+      if held >= 0, held != raw {
+        _ = dup2(held, raw)
+        _ = close(held)
       }
+      return true
     }
+    let input = secure(0)
+    let output = secure(1)
+    let error = secure(2)
     return StandardDescriptors(
-      inputWasClosed: closed[0], outputWasClosed: closed[1], errorWasClosed: closed[2])
+      inputWasClosed: input, outputWasClosed: output, errorWasClosed: error)
   }
 
   /// A reader that goes away makes writes fail with EPIPE instead of killing the process.
