@@ -1,6 +1,15 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// `shop place` runs in about a millisecond, and callgrind put two thirds of its instructions
+// in the runtime demangling type names to find generic metadata (`[OrderLine]`, `[[UInt8]]`,
+// ...). Accessor functions instead of mangled names cut a place from 442k to 323k instructions.
+let fastStart: [SwiftSetting] = [
+  .unsafeFlags(
+    ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+    .when(configuration: .release))
+]
+
 let package = Package(
   name: "shop",
   products: [
@@ -8,13 +17,14 @@ let package = Package(
   ],
   targets: [
     // The domain: Order, the ports and the PlaceOrder use case; the standard library only.
-    .target(name: "ShopCore"),
+    .target(name: "ShopCore", swiftSettings: fastStart),
     // Files, memory, clocks and report formats behind ShopCore's ports.
-    .target(name: "ShopAdapters", dependencies: ["ShopCore"]),
+    .target(name: "ShopAdapters", dependencies: ["ShopCore"], swiftSettings: fastStart),
     // main.swift is the composition root: the one place that sees every layer.
     .executableTarget(
       name: "shop",
       dependencies: ["ShopCore", "ShopAdapters"],
+      swiftSettings: fastStart,
       linkerSettings: [
         // Start-up dominates `shop place`: a fully static release binary starts in about the time
         // of /bin/true, where one that loads libstdc++ and the Swift runtime takes twice as long.
