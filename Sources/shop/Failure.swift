@@ -19,6 +19,15 @@ struct TotalTooLarge: Error {}
 /// No flag, variable or home folder says where the orders file is.
 struct NoOrdersLocation: Error {}
 
+/// A postgres:// orders location given to a build without the PostgreSQL trait.
+struct PostgreSQLNotBuilt: ShopError {
+  var status: ShopCore.ExitStatus { .usage }
+  var message: String {
+    "--orders: a postgres:// URI needs PostgreSQL, which this shop was built without; "
+      + "build it with `swift build --traits PostgreSQL`"
+  }
+}
+
 /// The message and exit status for an error that stops the command.
 func failure(_ error: any Error) -> (message: String, status: Int32) {
   switch error {
@@ -32,6 +41,8 @@ func failure(_ error: any Error) -> (message: String, status: Int32) {
     case .cannotCreate, .cannotCreateFolder: return (message, ExitStatus.cannotCreate)
     case .cannotWrite: return (message, ExitStatus.ioError)
     }
+  case let error as ShopError:
+    return ("Error: \(error.message)\n", error.status.rawValue)
   case let full as OrdersFull:
     return ("Error: \(full)\n", ExitStatus.badData)
   case is TotalTooLarge:

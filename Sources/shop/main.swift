@@ -43,10 +43,23 @@ func ordersPath(flag: String?, _ environment: Environment) throws -> String {
   return path
 }
 
-// Which store: memory for this run only, or the shared file.
+// Which store at a location: PostgreSQL for a postgres:// URI, else the shared file. The one
+// place that decides, for place, batch and orders alike.
+func makeStore(_ location: String) throws -> any Orders & OrderHistory {
+  guard location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") else {
+    return FileOrders(path: location)
+  }
+  #if PostgreSQL
+    return PostgresOrders(uri: location)
+  #else
+    throw PostgreSQLNotBuilt()  // Never a file named `postgres:`.
+  #endif
+}
+
+// Which store for placing: memory for this run only, or the shared one.
 func makeOrders(_ options: PlacementOptions, _ environment: Environment) throws -> any Orders {
   if options.memory { return MemoryOrders() }
-  return FileOrders(path: try ordersPath(flag: options.ordersPath, environment))
+  return try makeStore(try ordersPath(flag: options.ordersPath, environment))
 }
 
 // Which report: loud text, quiet, or JSON, each writing where the root says.
@@ -100,7 +113,7 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
     return rejected == 0 ? ExitStatus.placed : ExitStatus.rejected
 
   case .orders(let path, let listing):
-    let orders = FileOrders(path: try ordersPath(flag: path, environment))
+    let orders = try makeStore(try ordersPath(flag: path, environment))
     switch listing {
     case .count: terminal.output.write("\(try orders.count())\n")
     case .text: try OrderListing(output: terminal.output, style: .text).list(orders)

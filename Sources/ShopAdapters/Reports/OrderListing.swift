@@ -9,6 +9,7 @@ public final class OrderListing {
   private let output: any ByteOutput
   private let style: Style
   private var line: [UInt8] = []
+  private var encoder = OrderJSON.Encoder()
 
   public init(output: any ByteOutput, style: Style) {
     self.output = output
@@ -16,12 +17,21 @@ public final class OrderListing {
   }
 
   /// Lists every order of `orders`, oldest first.
-  public func list(_ orders: FileOrders) throws {
-    try orders.readOrders { order, stored in
+  public func list(_ orders: any OrderHistory) throws {
+    // swift-format-ignore: ReplaceForEachWithForLoop
+    // The store's own streaming visit, not Sequence.forEach.
+    try orders.forEach { order, stored in
       switch style {
       case .json:
-        output.write(UnsafeRawBufferPointer(stored))
-        output.write([UInt8(ascii: "\n")])
+        if let stored {
+          output.write(UnsafeRawBufferPointer(stored))
+          output.write([UInt8(ascii: "\n")])
+        } else {
+          // A store that keeps no JSON line (PostgreSQL): write the line the file would hold.
+          line.removeAll(keepingCapacity: true)
+          encoder.append(order, to: &line)
+          output.write(line)
+        }
       case .text:
         output.write(text(of: order))
       }

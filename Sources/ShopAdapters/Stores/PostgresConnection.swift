@@ -1,0 +1,309 @@
+#if PostgreSQL
+  import CLibPQ
+  import ShopCore
+
+  /// Why the PostgreSQL store stopped a command; every message names the database and its host
+  /// and never the password.
+  public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
+    public let status: ExitStatus
+    public let message: String
+
+    public var description: String { message }
+
+    /// The server can't be reached, went away, or refused a statement.
+    static func unavailable(_ place: PostgresPlace, _ detail: String) -> PostgresError {
+      PostgresError(
+        status: .unavailable, message: "the orders database \(place): \(place.redacted(detail))")
+    }
+
+    /// COMMIT was sent but no answer came back: the orders may or may not be saved.
+    static func unconfirmed(_ place: PostgresPlace, first: Int, last: Int, count: Int)
+      -> PostgresError
+    {
+      let which = count == 1 ? "order \(first)" : "orders \(first)…\(last)"
+      return PostgresError(
+        status: .temporaryFailure,
+        message:
+          "the connection to the orders database \(place) was lost before it confirmed the "
+          + "commit of \(which): the outcome is unknown; check with `shop orders --last \(count)` "
+          + "before placing \(count == 1 ? "it" : "them") again")
+    }
+
+    /// A stored row that is not an order, or numbering with a gap or a repeat.
+    static func badData(_ place: PostgresPlace, _ reason: String) -> PostgresError {
+      PostgresError(status: .dataError, message: "the orders database \(place): \(reason)")
+    }
+  }
+
+  /// Which database on which server, for messages: `'shop' on 127.0.0.1:5432`. Keeps the
+  /// password only to cut it out of any text the server or libpq sends back.
+  struct PostgresPlace: CustomStringConvertible {
+    let database: String
+    let host: String
+    let port: String?
+    private let password: String?
+
+    /// Reads the URI with libpq's own parser; nil, and why, when it is not one.
+    static func parse(_ uri: String) -> Result<PostgresPlace, PostgresError> {
+      var failure: UnsafeMutablePointer<CChar>?
+      guard let options = PQconninfoParse(uri, &failure) else {
+        let reason = failure.map { String(cString: $0) } ?? "out of memory"
+        if let failure { PQfreemem(failure) }
+        return .failure(
+          PostgresError(
+            status: .usage,
+            message: "--orders: not a PostgreSQL URI: \(PostgresPlace.firstLine(reason))"))
+      }
+      defer { PQconninfoFree(options) }
+      var values: [String: String] = [:]
+      var option = options
+      while let keyword = option.pointee.keyword {
+        if let value = option.pointee.val {
+          values[String(cString: keyword)] = String(cString: value)
+        }
+        option += 1
+      }
+      let host = values["host"].flatMap { $0.isEmpty ? nil : $0 } ?? values["hostaddr"]
+      return .success(
+        PostgresPlace(
+          database: values["dbname"].flatMap { $0.isEmpty ? nil : $0 } ?? values["user"]
+            ?? "(default)",
+          host: host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost",
+          port: values["port"].flatMap { $0.isEmpty ? nil : $0 },
+          password: values["password"].flatMap { $0.isEmpty ? nil : $0 }))
+    }
+
+    var description: String { "'\(database)' on \(host)" + (port.map { ":\($0)" } ?? "") }
+
+    /// The first line of `text`, with the password cut out wherever it appears.
+    func redacted(_ text: String) -> String {
+      let line = PostgresPlace.firstLine(text)
+      guard let password else { return line }
+      return line.replacing(password, with: "***")
+    }
+
+    static func firstLine(_ text: String) -> String {
+      let line = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+      return line.trimmingSpaces()
+    }
+  }
+
+  extension String {
+    fileprivate func trimmingSpaces() -> String {
+      var text = Substring(self)
+      while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
+      return String(text)
+    }
+  }
+
+  /// A statement's parameter in libpq's text format; nil is SQL NULL.
+  struct PostgresParameter {
+    /// The text, NUL-terminated, or nil for NULL.
+    fileprivate let bytes: [UInt8]?
+
+    /// SQL NULL.
+    init() {
+      bytes = nil
+    }
+
+    init(_ value: Int) {
+      var text = Array(String(value).utf8)
+      text.append(0)
+      bytes = text
+    }
+
+    /// Text built by the caller (an array literal, JSON); a NUL inside it ends it, so the
+    /// caller only passes text without one.
+    init(text: [UInt8]) {
+      var copy = text
+      copy.append(0)
+      bytes = copy
+    }
+  }
+
+  /// One connection to the server, through libpq. Not shared between threads.
+  final class PostgresConnection {
+    let place: PostgresPlace
+    private let connection: OpaquePointer
+
+    /// Connects and checks the connection; libpq reads the URI, so every libpq option works.
+    /// - Throws: ``PostgresError`` 69 when the server can't be reached or refuses us, 64 when
+    ///   `uri` is not a URI libpq reads.
+    init(uri: String) throws(PostgresError) {
+      let place = try PostgresPlace.parse(uri).get()
+      // A server that never answers must not hang `shop`; the URI's own timeout wins.
+      let keywords = ["connect_timeout", "fallback_application_name", "dbname"]
+      let values = ["10", "shop", uri]
+      let opened = PostgresConnection.withCStrings(keywords) { keywords in
+        PostgresConnection.withCStrings(values) { values in
+          PQconnectdbParams(keywords, values, 1)
+        }
+      }
+      guard let opened else {
+        throw PostgresError.unavailable(place, "out of memory")
+      }
+      guard PQstatus(opened) == CONNECTION_OK else {
+        let reason = String(cString: PQerrorMessage(opened))
+        PQfinish(opened)
+        throw PostgresError.unavailable(place, "can't connect: \(reason)")
+      }
+      // The server's notices (a table that already exists) are not for the user's terminal.
+      PQsetNoticeProcessor(opened, { _, _ in }, nil)
+      self.place = place
+      self.connection = opened
+    }
+
+    deinit {
+      PQfinish(connection)
+    }
+
+    /// The connection is gone: nothing more can be sent on it.
+    var isLost: Bool { PQstatus(connection) != CONNECTION_OK }
+
+    /// Runs `sql`, which may hold several statements but no parameters; returns the last
+    /// statement's result.
+    @discardableResult
+    func run(_ sql: String) throws(PostgresError) -> PostgresResult {
+      try check(PQexec(connection, sql))
+    }
+
+    /// Runs one statement with `$1`… bound to `parameters`: data never becomes SQL text.
+    @discardableResult
+    func run(_ sql: String, _ parameters: [PostgresParameter]) throws(PostgresError)
+      -> PostgresResult
+    {
+      let result = PostgresConnection.withParameters(parameters) { values in
+        PQexecParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
+      }
+      return try check(result)
+    }
+
+    /// Runs one query and hands each row to `visit` as it arrives (libpq's single-row mode),
+    /// so memory does not grow with the rows. After an error the rest is read and dropped.
+    func stream(
+      _ sql: String, _ parameters: [PostgresParameter],
+      _ visit: (PostgresResult) throws -> Void
+    ) throws {
+      let sent = PostgresConnection.withParameters(parameters) { values in
+        PQsendQueryParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
+      }
+      guard sent == 1 else { throw failure(nil) }
+      PQsetSingleRowMode(connection)
+      var stopped: (any Error)?
+      while let result = PQgetResult(connection) {
+        let row = PostgresResult(result)
+        guard stopped == nil else { continue }
+        switch PQresultStatus(result) {
+        case PGRES_SINGLE_TUPLE:
+          do { try visit(row) } catch { stopped = error }
+        case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
+          break
+        default:
+          stopped = failure(result)
+        }
+      }
+      if let stopped { throw stopped }
+    }
+
+    private func check(_ result: OpaquePointer?) throws(PostgresError) -> PostgresResult {
+      guard let result else { throw failure(nil) }
+      let wrapped = PostgresResult(result)
+      switch PQresultStatus(result) {
+      case PGRES_COMMAND_OK, PGRES_TUPLES_OK: return wrapped
+      default: throw failure(result)
+      }
+    }
+
+    /// What went wrong, from the result's message or else the connection's.
+    private func failure(_ result: OpaquePointer?) -> PostgresError {
+      var reason = result.map { String(cString: PQresultErrorMessage($0)) } ?? ""
+      if reason.isEmpty { reason = String(cString: PQerrorMessage(connection)) }
+      if reason.isEmpty { reason = "no answer" }
+      return isLost
+        ? .unavailable(place, "the connection was lost: \(reason)")
+        : .unavailable(place, "refused: \(reason)")
+    }
+
+    // MARK: - C strings
+
+    private static func withCStrings<R>(
+      _ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R
+    ) -> R {
+      // libpq's keyword and value lists end with NULL.
+      withParameters(
+        strings.map { PostgresParameter(text: Array($0.utf8)) } + [PostgresParameter()], body)
+    }
+
+    /// Copies the parameters into C strings that live for the call; nil stays NULL.
+    private static func withParameters<R>(
+      _ parameters: [PostgresParameter], _ body: ([UnsafePointer<CChar>?]) -> R
+    ) -> R {
+      var copies: [UnsafeMutableBufferPointer<CChar>] = []
+      copies.reserveCapacity(parameters.count)
+      defer { for copy in copies { copy.deallocate() } }
+      var pointers: [UnsafePointer<CChar>?] = []
+      pointers.reserveCapacity(parameters.count + 1)
+      for parameter in parameters {
+        guard let bytes = parameter.bytes else {
+          pointers.append(nil)
+          continue
+        }
+        let copy = UnsafeMutableBufferPointer<CChar>.allocate(capacity: bytes.count)
+        _ = copy.initialize(from: bytes.lazy.map { CChar(bitPattern: $0) })
+        copies.append(copy)
+        pointers.append(copy.baseAddress.map { UnsafePointer($0) })
+      }
+      return body(pointers)
+    }
+  }
+
+  /// One libpq result, freed with it.
+  final class PostgresResult {
+    private let result: OpaquePointer
+
+    init(_ result: OpaquePointer) {
+      self.result = result
+    }
+
+    deinit {
+      PQclear(result)
+    }
+
+    var rows: Int { Int(PQntuples(result)) }
+
+    /// The command tag, such as `COMMIT`, or `ROLLBACK` for a COMMIT of a failed transaction.
+    var command: String { String(cString: PQcmdStatus(result)) }
+
+    /// The field's text (valid while this result lives), or nil for NULL.
+    func bytes(_ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8>? {
+      let (row, column) = (Int32(truncatingIfNeeded: row), Int32(truncatingIfNeeded: column))
+      guard row < PQntuples(result), column < PQnfields(result),
+        PQgetisnull(result, row, column) == 0, let value = PQgetvalue(result, row, column)
+      else { return nil }
+      let length = Int(PQgetlength(result, row, column))
+      return UnsafeBufferPointer(
+        start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: length)
+    }
+
+    /// The field as a decimal integer, or nil when it is NULL or not one that fits in `Int`.
+    func integer(_ row: Int, _ column: Int) -> Int? {
+      guard let bytes = bytes(row, column), !bytes.isEmpty else { return nil }
+      var value = 0
+      var digits = bytes[...]
+      let negative = digits.first == UInt8(ascii: "-")
+      if negative { digits = digits.dropFirst() }
+      guard !digits.isEmpty else { return nil }
+      for byte in digits {
+        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+        let digit = Int(byte - UInt8(ascii: "0"))
+        let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
+        let (sum, overflowB) =
+          negative
+          ? product.subtractingReportingOverflow(digit) : product.addingReportingOverflow(digit)
+        if overflowA || overflowB { return nil }
+        value = sum
+      }
+      return value
+    }
+  }
+#endif
