@@ -20,7 +20,7 @@
     /// One server for every test that only needs a database of its own; started on first use.
     public static let shared: Result<PostgresServer, any Error> = {
       let started = Result { try PostgresServer() }
-      if case .success = started { atexit { try? PostgresServer.shared.get().stop() } }
+      if case .success = started { atexit { try? PostgresServer.shared.get().remove() } }
       return started
     }()
 
@@ -48,6 +48,11 @@
     }
 
     deinit {
+      remove()
+    }
+
+    /// Stops the server and deletes its folder.
+    public func remove() {
       try? stop()
       try? FileManager.default.removeItem(atPath: folder)
     }

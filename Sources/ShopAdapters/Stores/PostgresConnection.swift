@@ -7,13 +7,18 @@
   public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
     public let status: ExitStatus
     public let message: String
+    /// The server's SQLSTATE, when it answered with an error.
+    var sqlState: String? = nil
 
     public var description: String { message }
 
     /// The server can't be reached, went away, or refused a statement.
-    static func unavailable(_ place: PostgresPlace, _ detail: String) -> PostgresError {
+    static func unavailable(_ place: PostgresPlace, _ detail: String, sqlState: String? = nil)
+      -> PostgresError
+    {
       PostgresError(
-        status: .unavailable, message: "the orders database \(place): \(place.redacted(detail))")
+        status: .unavailable, message: "the orders database \(place): \(place.redacted(detail))",
+        sqlState: sqlState)
     }
 
     /// COMMIT was sent but no answer came back: the orders may or may not be saved.
@@ -41,6 +46,8 @@
     let database: String
     let host: String
     let port: String?
+    /// The URI's own `options` (server settings), which ours are added to.
+    let options: String?
     private let password: String?
 
     /// Reads the URI with libpq's own parser; nil, and why, when it is not one.
@@ -70,6 +77,7 @@
             ?? "(default)",
           host: host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost",
           port: values["port"].flatMap { $0.isEmpty ? nil : $0 },
+          options: values["options"],
           password: values["password"].flatMap { $0.isEmpty ? nil : $0 }))
     }
 
@@ -131,9 +139,12 @@
     ///   `uri` is not a URI libpq reads.
     init(uri: String) throws(PostgresError) {
       let place = try PostgresPlace.parse(uri).get()
-      // A server that never answers must not hang `shop`; the URI's own timeout wins.
-      let keywords = ["connect_timeout", "fallback_application_name", "dbname"]
-      let values = ["10", "shop", uri]
+      // A server that never answers must not hang `shop`; the URI's own timeout wins. A
+      // commit is durable before it is confirmed, whatever the server's default: `options`
+      // comes after the URI, so it wins, and keeps the URI's own options.
+      let keywords = ["connect_timeout", "fallback_application_name", "dbname", "options"]
+      let options = (place.options.map { $0 + " " } ?? "") + "-c synchronous_commit=on"
+      let values = ["10", "shop", uri, options]
       let opened = PostgresConnection.withCStrings(keywords) { keywords in
         PostgresConnection.withCStrings(values) { values in
           PQconnectdbParams(keywords, values, 1)
@@ -157,6 +168,20 @@
       PQfinish(connection)
     }
 
+    /// PG_DIAG_SQLSTATE and PG_DIAG_SEVERITY_NONLOCALIZED, character macros Swift does not
+    /// import.
+    static let sqlStateField = Int32(UInt8(ascii: "C"))
+    static let severityField = Int32(UInt8(ascii: "V"))
+
+    /// The server reported an error that ends the session (FATAL, PANIC): it is going away.
+    private func endsSession(_ result: OpaquePointer) -> Bool {
+      guard let severity = PQresultErrorField(result, PostgresConnection.severityField) else {
+        return false
+      }
+      let text = String(cString: severity)
+      return text == "FATAL" || text == "PANIC"
+    }
+
     /// The connection is gone: nothing more can be sent on it.
     var isLost: Bool { PQstatus(connection) != CONNECTION_OK }
 
@@ -176,6 +201,54 @@
         PQexecParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
       }
       return try check(result)
+    }
+
+    /// How a statement sent together with COMMIT ended.
+    enum CommitOutcome {
+      case committed
+      /// The server refused the statement or the commit: nothing was saved.
+      case refused(PostgresError)
+      /// The connection was lost after COMMIT was sent: saved or not, nobody can tell here.
+      case unknown
+    }
+
+    /// Sends `sql` and COMMIT in one round trip (libpq's pipeline mode), then reads both answers.
+    func runThenCommit(_ sql: String, _ parameters: [PostgresParameter]) -> CommitOutcome {
+      guard PQenterPipelineMode(connection) == 1 else { return .refused(failure(nil)) }
+      defer { _ = PQexitPipelineMode(connection) }
+      let sent = PostgresConnection.withParameters(parameters) { values in
+        PQsendQueryParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
+      }
+      guard sent == 1, PQsendQueryParams(connection, "COMMIT", 0, nil, nil, nil, nil, 0) == 1,
+        PQpipelineSync(connection) == 1
+      else { return isLost ? .unknown : .refused(failure(nil)) }
+      // The statement's answer, then COMMIT's, each followed by NULL, then the sync.
+      guard let statement = PQgetResult(connection) else { return .unknown }
+      let statementAnswer = PostgresResult(statement)
+      if PQresultStatus(statement) != PGRES_COMMAND_OK {
+        // The server's own error (it has a SQLSTATE), even one that ends the session, means
+        // it stopped at the statement and never ran the COMMIT after it.
+        let fromServer = PQresultErrorField(statement, PostgresConnection.sqlStateField) != nil
+        if isLost && !fromServer { return .unknown }
+        return .refused(failure(statement))
+      }
+      _ = statementAnswer
+      guard PQgetResult(connection) == nil, let commit = PQgetResult(connection) else {
+        return .unknown
+      }
+      let commitAnswer = PostgresResult(commit)
+      guard PQresultStatus(commit) == PGRES_COMMAND_OK else {
+        // An error that ends the session can come after the commit is on disk (a wait for a
+        // standby cut short), so only a plain ERROR means the orders were not saved.
+        return isLost || endsSession(commit) ? .unknown : .refused(failure(commit))
+      }
+      // COMMIT of a transaction the server already aborted answers ROLLBACK.
+      guard commitAnswer.command == "COMMIT" else {
+        return .refused(.unavailable(place, "the server rolled the orders back"))
+      }
+      // The NULL that ends COMMIT's answer, then the sync: pipeline mode can end only then.
+      if PQgetResult(connection) == nil, let sync = PQgetResult(connection) { PQclear(sync) }
+      return .committed
     }
 
     /// Runs one query and hands each row to `visit` as it arrives (libpq's single-row mode),
@@ -219,9 +292,12 @@
       var reason = result.map { String(cString: PQresultErrorMessage($0)) } ?? ""
       if reason.isEmpty { reason = String(cString: PQerrorMessage(connection)) }
       if reason.isEmpty { reason = "no answer" }
-      return isLost
+      let code = result.flatMap { PQresultErrorField($0, PostgresConnection.sqlStateField) }.map {
+        String(cString: $0)
+      }
+      return isLost || result.map(endsSession) == true
         ? .unavailable(place, "the connection was lost: \(reason)")
-        : .unavailable(place, "refused: \(reason)")
+        : .unavailable(place, "refused: \(reason)", sqlState: code)
     }
 
     // MARK: - C strings

@@ -23,17 +23,20 @@
 
     public func save(_ drafts: [Draft]) throws -> [Order] {
       guard !drafts.isEmpty else { return [] }
-      let connection = try connect()
+      return try withTable { connection in try save(drafts, on: connection) }
+    }
+
+    private func save(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
       // The lock is taken before the last number is read, and that read is its own statement,
       // so it sees every order committed before the lock was granted.
-      let last = try connection.run(
-        "BEGIN; LOCK TABLE \(Self.table) IN EXCLUSIVE MODE; "
-          + "SELECT coalesce(max(number), 1000) FROM \(Self.table)")
+      var orders: [Order] = []
       do {
+        let last = try connection.run(
+          "BEGIN; LOCK TABLE \(Self.table) IN EXCLUSIVE MODE; "
+            + "SELECT coalesce(max(number), 1000) FROM \(Self.table)")
         guard let lastNumber = last.integer(0, 0) else {
           throw PostgresError.badData(connection.place, "the last order number is not a number")
         }
-        var orders: [Order] = []
         orders.reserveCapacity(drafts.count)
         var previous = lastNumber
         for draft in drafts {
@@ -43,37 +46,27 @@
           orders.append(Order(number: number, draft: draft))
           previous = number
         }
-        try connection.run(
-          "INSERT INTO \(Self.table) (number, placed_at, items, total, payable) "
-            + "SELECT n, to_timestamp(t), i, s, p "
-            + "FROM unnest($1::int8[], $2::int8[], $3::jsonb[], $4::int8[], $5::int8[]) "
-            + "AS u(n, t, i, s, p)",
-          columns(of: orders))
-        try commit(orders, on: connection)
-        return orders
       } catch {
         if !connection.isLost { _ = try? connection.run("ROLLBACK") }
         throw error
       }
-    }
-
-    /// Sends COMMIT; an answer that never comes leaves the outcome unknown, which is not the
-    /// same as failed: the caller must not report the orders, nor claim they were not saved.
-    private func commit(_ orders: [Order], on connection: PostgresConnection) throws {
-      let first = orders.first?.number ?? Order.firstNumber
-      let last = orders.last?.number ?? first
-      let result: PostgresResult
-      do {
-        result = try connection.run("COMMIT")
-      } catch {
-        guard connection.isLost else { throw error }
+      let insert =
+        "INSERT INTO \(Self.table) (number, placed_at, items, total, payable) "
+        + "SELECT n, to_timestamp(t), i, s, p "
+        + "FROM unnest($1::int8[], $2::int8[], $3::jsonb[], $4::int8[], $5::int8[]) "
+        + "AS u(n, t, i, s, p)"
+      // An answer that never comes leaves the outcome unknown, which is not the same as
+      // failed: the orders must not be reported, nor said to be unsaved.
+      switch connection.runThenCommit(insert, columns(of: orders)) {
+      case .committed:
+        return orders
+      case .refused(let error):
+        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+        throw error
+      case .unknown:
         throw PostgresError.unconfirmed(
-          connection.place, first: first, last: last, count: orders.count)
-      }
-      // COMMIT of a transaction the server already aborted answers ROLLBACK.
-      guard result.command == "COMMIT" else {
-        throw PostgresError.unavailable(
-          connection.place, "the server rolled the orders back (\(result.command))")
+          connection.place, first: orders.first?.number ?? Order.firstNumber,
+          last: orders.last?.number ?? Order.firstNumber, count: orders.count)
       }
     }
 
@@ -137,7 +130,13 @@
       "number, extract(epoch FROM placed_at)::int8, items, total, payable FROM \(table)"
 
     public func forEach(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
-      let connection = try connect()
+      try withTable { connection in try forEach(on: connection, visit) }
+    }
+
+    private func forEach(
+      on connection: PostgresConnection,
+      _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    ) throws {
       var expected = Order.firstNumber
       try connection.stream("SELECT \(Self.columns) ORDER BY number", []) { row in
         let order = try Self.order(in: row, 0, place: connection.place)
@@ -150,10 +149,12 @@
     /// Counts, and checks the count against the numbers: 1001… with no gap means the last
     /// number is 1000 + the count.
     public func count() throws -> Int {
-      let connection = try connect()
-      let result = try connection.run(
-        "SELECT count(*), coalesce(min(number), 1001), coalesce(max(number), 1000) "
-          + "FROM \(Self.table)")
+      let (connection, result) = try withTable { connection in
+        let result = try connection.run(
+          "SELECT count(*), coalesce(min(number), 1001), coalesce(max(number), 1000) "
+            + "FROM \(Self.table)")
+        return (connection, result)
+      }
       guard let count = result.integer(0, 0), let first = result.integer(0, 1),
         let last = result.integer(0, 2)
       else { throw PostgresError.badData(connection.place, "the count is not a number") }
@@ -169,11 +170,13 @@
       throws
     {
       guard count > 0 else { return }
-      let connection = try connect()
-      let result = try connection.run(
-        "SELECT * FROM (SELECT \(Self.columns) ORDER BY number DESC LIMIT $1) AS last "
-          + "ORDER BY number",
-        [PostgresParameter(count)])
+      let (connection, result) = try withTable { connection in
+        let result = try connection.run(
+          "SELECT * FROM (SELECT \(Self.columns) ORDER BY number DESC LIMIT $1) AS last "
+            + "ORDER BY number",
+          [PostgresParameter(count)])
+        return (connection, result)
+      }
       var orders: [Order] = []
       orders.reserveCapacity(result.rows)
       for row in 0..<result.rows {
@@ -191,9 +194,11 @@
     public func order(
       numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
     ) throws -> Bool {
-      let connection = try connect()
-      let result = try connection.run(
-        "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)])
+      let (connection, result) = try withTable { connection in
+        let result = try connection.run(
+          "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)])
+        return (connection, result)
+      }
       guard result.rows > 0 else { return false }
       try visit(try Self.order(in: result, 0, place: connection.place), nil)
       return true
@@ -246,14 +251,30 @@
 
     // MARK: - The connection
 
-    /// Connects once; the first connection of all creates the table, under a lock so two
-    /// first users don't race on CREATE TABLE.
+    /// Runs `body` on the connection; when the table does not exist yet, creates it and runs
+    /// `body` again. Costs nothing once the table is there.
+    private func withTable<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+      let connection = try connect()
+      do {
+        return try body(connection)
+      } catch let error as PostgresError where error.sqlState == "42P01" {  // undefined_table
+        _ = try? connection.run("ROLLBACK")
+        try createTable(on: connection)
+        return try body(connection)
+      }
+    }
+
     private func connect() throws -> PostgresConnection {
       if let opened { return opened }
       let connection = try PostgresConnection(uri: uri)
+      opened = connection
+      return connection
+    }
+
+    /// Under a lock, so two first users don't race on CREATE TABLE.
+    private func createTable(on connection: PostgresConnection) throws {
       try connection.run(
         """
-        SET synchronous_commit TO on;
         BEGIN;
         SELECT pg_advisory_xact_lock(\(Self.schemaLock));
         CREATE TABLE IF NOT EXISTS \(Self.table) (
@@ -265,8 +286,6 @@
         );
         COMMIT
         """)
-      opened = connection
-      return connection
     }
 
     /// The advisory lock key for creating the table: "shop" in ASCII.
