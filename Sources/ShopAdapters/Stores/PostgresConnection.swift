@@ -104,28 +104,87 @@
     }
   }
 
-  /// A statement's parameter in libpq's text format; nil is SQL NULL.
+  /// A statement's parameter, in libpq's text format or PostgreSQL's binary one.
   struct PostgresParameter {
-    /// The text, NUL-terminated, or nil for NULL.
+    /// The value's bytes (text ends with a NUL), or nil for NULL.
     fileprivate let bytes: [UInt8]?
+    fileprivate let binary: Bool
 
     /// SQL NULL.
     init() {
       bytes = nil
+      binary = false
     }
 
     init(_ value: Int) {
-      var text = Array(String(value).utf8)
-      text.append(0)
-      bytes = text
+      self.init(text: Array(String(value).utf8))
     }
 
-    /// Text built by the caller (an array literal, JSON); a NUL inside it ends it, so the
-    /// caller only passes text without one.
+    /// Text built by the caller; a NUL inside it ends it, so the caller passes none.
     init(text: [UInt8]) {
       var copy = text
       copy.append(0)
       bytes = copy
+      binary = false
+    }
+
+    /// A value in the type's binary send format, such as ``PostgresArray``'s.
+    init(binary value: [UInt8]) {
+      bytes = value
+      binary = true
+    }
+  }
+
+  /// A one-dimensional array in PostgreSQL's binary format (array_recv): the server copies
+  /// each element as it is, with none of the quoting and escaping the text format needs.
+  struct PostgresArray {
+    private(set) var bytes: [UInt8] = []
+    /// Where the element count sits: after dimensions, flags and element type.
+    private static let countOffset = 12
+    private(set) var count: Int32 = 0
+
+    static let int8 = UInt32(20)
+    static let jsonb = UInt32(3802)
+
+    init(elementType: UInt32, capacity: Int) {
+      bytes.reserveCapacity(20 + capacity)
+      append32(1)  // dimensions
+      append32(0)  // no NULLs
+      append32(elementType)
+      append32(0)  // elements: set as they come
+      append32(1)  // lower bound
+    }
+
+    mutating func append(_ value: Int) {
+      appendElementLength(8)
+      let bits = UInt64(bitPattern: Int64(value))
+      for shift in stride(from: 56, through: 0, by: -8) {
+        bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+      }
+    }
+
+    /// A jsonb element: format version 1, then the JSON text.
+    mutating func appendJSONB(_ json: [UInt8]) {
+      appendElementLength(1 + json.count)
+      bytes.append(1)
+      bytes.append(contentsOf: json)
+    }
+
+    var parameter: PostgresParameter { PostgresParameter(binary: bytes) }
+
+    private mutating func appendElementLength(_ length: Int) {
+      append32(UInt32(truncatingIfNeeded: length))
+      count &+= 1
+      let total = UInt32(bitPattern: count)
+      for (index, shift) in [24, 16, 8, 0].enumerated() {
+        bytes[PostgresArray.countOffset + index] = UInt8(truncatingIfNeeded: total >> UInt32(shift))
+      }
+    }
+
+    private mutating func append32(_ value: UInt32) {
+      for shift in [24, 16, 8, 0] {
+        bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+      }
     }
   }
 
@@ -197,8 +256,8 @@
     func run(_ sql: String, _ parameters: [PostgresParameter]) throws(PostgresError)
       -> PostgresResult
     {
-      let result = PostgresConnection.withParameters(parameters) { values in
-        PQexecParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
+      let result = PostgresConnection.withParameters(parameters) { values, lengths, formats in
+        PQexecParams(connection, sql, Int32(values.count), nil, values, lengths, formats, 0)
       }
       return try check(result)
     }
@@ -216,8 +275,8 @@
     func runThenCommit(_ sql: String, _ parameters: [PostgresParameter]) -> CommitOutcome {
       guard PQenterPipelineMode(connection) == 1 else { return .refused(failure(nil)) }
       defer { _ = PQexitPipelineMode(connection) }
-      let sent = PostgresConnection.withParameters(parameters) { values in
-        PQsendQueryParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
+      let sent = PostgresConnection.withParameters(parameters) { values, lengths, formats in
+        PQsendQueryParams(connection, sql, Int32(values.count), nil, values, lengths, formats, 0)
       }
       guard sent == 1, PQsendQueryParams(connection, "COMMIT", 0, nil, nil, nil, nil, 0) == 1,
         PQpipelineSync(connection) == 1
@@ -257,8 +316,8 @@
       _ sql: String, _ parameters: [PostgresParameter],
       _ visit: (PostgresResult) throws -> Void
     ) throws {
-      let sent = PostgresConnection.withParameters(parameters) { values in
-        PQsendQueryParams(connection, sql, Int32(values.count), nil, values, nil, nil, 0)
+      let sent = PostgresConnection.withParameters(parameters) { values, lengths, formats in
+        PQsendQueryParams(connection, sql, Int32(values.count), nil, values, lengths, formats, 0)
       }
       guard sent == 1 else { throw failure(nil) }
       PQsetSingleRowMode(connection)
@@ -307,29 +366,36 @@
     ) -> R {
       // libpq's keyword and value lists end with NULL.
       withParameters(
-        strings.map { PostgresParameter(text: Array($0.utf8)) } + [PostgresParameter()], body)
+        strings.map { PostgresParameter(text: Array($0.utf8)) } + [PostgresParameter()]
+      ) { values, _, _ in body(values) }
     }
 
-    /// Copies the parameters into C strings that live for the call; nil stays NULL.
+    /// Copies the parameters into memory that lives for the call, with their lengths and
+    /// formats (0 text, 1 binary) as libpq takes them; nil stays NULL.
     private static func withParameters<R>(
-      _ parameters: [PostgresParameter], _ body: ([UnsafePointer<CChar>?]) -> R
+      _ parameters: [PostgresParameter],
+      _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> R
     ) -> R {
       var copies: [UnsafeMutableBufferPointer<CChar>] = []
       copies.reserveCapacity(parameters.count)
       defer { for copy in copies { copy.deallocate() } }
       var pointers: [UnsafePointer<CChar>?] = []
-      pointers.reserveCapacity(parameters.count + 1)
+      var lengths: [Int32] = []
+      var formats: [Int32] = []
       for parameter in parameters {
+        formats.append(parameter.binary ? 1 : 0)
         guard let bytes = parameter.bytes else {
           pointers.append(nil)
+          lengths.append(0)
           continue
         }
         let copy = UnsafeMutableBufferPointer<CChar>.allocate(capacity: bytes.count)
-        _ = copy.initialize(from: bytes.lazy.map { CChar(bitPattern: $0) })
+        _ = bytes.withUnsafeBytes { copy.initialize(from: $0.bindMemory(to: CChar.self)) }
         copies.append(copy)
         pointers.append(copy.baseAddress.map { UnsafePointer($0) })
+        lengths.append(Int32(clamping: bytes.count))
       }
-      return body(pointers)
+      return body(pointers, lengths, formats)
     }
   }
 

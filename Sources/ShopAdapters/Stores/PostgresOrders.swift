@@ -70,43 +70,26 @@
       }
     }
 
-    /// The five arrays the INSERT reads, as PostgreSQL array literals.
+    /// The five arrays the INSERT reads, in the binary format: nothing to quote or escape.
     private func columns(of orders: [Order]) -> [PostgresParameter] {
-      var numbers: [UInt8] = [UInt8(ascii: "{")]
-      var times: [UInt8] = [UInt8(ascii: "{")]
-      var items: [UInt8] = [UInt8(ascii: "{")]
-      var totals: [UInt8] = [UInt8(ascii: "{")]
-      var payables: [UInt8] = [UInt8(ascii: "{")]
+      var numbers = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
+      var times = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
+      var items = PostgresArray(elementType: PostgresArray.jsonb, capacity: 100 * orders.count)
+      var totals = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
+      var payables = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
       var json: [UInt8] = []
-      for (index, order) in orders.enumerated() {
-        if index > 0 {
-          numbers.append(UInt8(ascii: ","))
-          times.append(UInt8(ascii: ","))
-          items.append(UInt8(ascii: ","))
-          totals.append(UInt8(ascii: ","))
-          payables.append(UInt8(ascii: ","))
-        }
-        OrderJSON.appendInt(order.number, to: &numbers)
-        OrderJSON.appendInt(Int(order.placedAt.secondsSince1970), to: &times)
-        OrderJSON.appendInt(order.total, to: &totals)
-        OrderJSON.appendInt(order.payable, to: &payables)
+      for order in orders {
+        numbers.append(order.number)
+        times.append(Int(order.placedAt.secondsSince1970))
+        totals.append(order.total)
+        payables.append(order.payable)
         json.removeAll(keepingCapacity: true)
         Self.appendItems(order.lines, to: &json)
-        // An array element in double quotes, with `"` and `\` escaped as the array syntax says.
-        items.append(UInt8(ascii: "\""))
-        for byte in json {
-          if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            items.append(UInt8(ascii: "\\"))
-          }
-          items.append(byte)
-        }
-        items.append(UInt8(ascii: "\""))
+        items.appendJSONB(json)
       }
-      return [numbers, times, items, totals, payables].map { column in
-        var column = column
-        column.append(UInt8(ascii: "}"))
-        return PostgresParameter(text: column)
-      }
+      return [
+        numbers.parameter, times.parameter, items.parameter, totals.parameter, payables.parameter,
+      ]
     }
 
     /// `[{"sku":"pen","quantity":2,"price":30}]`, the items as the orders file writes them.
