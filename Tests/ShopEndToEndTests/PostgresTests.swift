@@ -102,6 +102,9 @@ import Testing
         usleep(useconds_t(100_000 + random.next() % 400_000))
         kill(batch.processIdentifier, SIGKILL)
         batch.waitUntilExit()
+        // The server may still be running the dead batch's last INSERT and COMMIT, sent
+        // before the kill: wait for its session to end before counting.
+        try server.waitForNoSessions(database)
         let reported = reportedNumbers(
           String(decoding: FileManager.default.contents(atPath: stdout) ?? Data(), as: UTF8.self))
         let saved = try savedNumbers(server, database)

@@ -85,6 +85,18 @@
       return name
     }
 
+    /// Waits until no other session is connected to `database`, up to 30 s.
+    public func waitForNoSessions(_ database: String) throws {
+      for _ in 0..<300 {
+        let others = try sql(
+          "SELECT count(*) FROM pg_stat_activity "
+            + "WHERE datname = '\(database)' AND pid <> pg_backend_pid()", database: database)
+        if others == "0\n" { return }
+        usleep(100_000)
+      }
+      throw ServerError("sessions still open on \(database)")
+    }
+
     /// Runs `text` with psql and returns its unaligned, tuples-only output.
     @discardableResult
     public func sql(_ text: String, database: String) throws -> String {
