@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 // `shop place` runs in about a millisecond, and callgrind put two thirds of its instructions
@@ -15,11 +15,29 @@ let package = Package(
   products: [
     .executable(name: "shop", targets: ["shop"])
   ],
+  traits: [
+    // `--traits PostgreSQL` replaces the default traits, so it also turns StaticExecutable off:
+    // Debian's libpq has no static form to link.
+    .default(enabledTraits: ["StaticExecutable"]),
+    .trait(name: "StaticExecutable", description: "Link the release binary fully static."),
+    .trait(
+      name: "PostgreSQL",
+      description: "Orders in PostgreSQL through libpq (a postgres:// --orders); links dynamically."
+    ),
+  ],
   targets: [
     // The domain: Order, the ports and the PlaceOrder use case; the standard library only.
     .target(name: "ShopCore", swiftSettings: fastStart),
+    // libpq's C API, only for the PostgreSQL build: without the trait nothing needs libpq.
+    .systemLibrary(
+      name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
     // Files, memory, clocks and report formats behind ShopCore's ports.
-    .target(name: "ShopAdapters", dependencies: ["ShopCore"], swiftSettings: fastStart),
+    .target(
+      name: "ShopAdapters",
+      dependencies: [
+        "ShopCore", .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])),
+      ],
+      swiftSettings: fastStart),
     // main.swift is the composition root: the one place that sees every layer.
     .executableTarget(
       name: "shop",
@@ -31,7 +49,11 @@ let package = Package(
         // lld's --no-warnings hides glibc's note that static binaries can't dlopen; shop doesn't.
         .unsafeFlags(
           ["-static-executable", "-use-ld=lld", "-Xlinker", "--no-warnings"],
-          .when(configuration: .release))
+          .when(platforms: [.linux], configuration: .release, traits: ["StaticExecutable"])),
+        // The PostgreSQL build loads libpq, so it can't be static; the Swift runtime still is.
+        .unsafeFlags(
+          ["-static-stdlib"],
+          .when(platforms: [.linux], configuration: .release, traits: ["PostgreSQL"])),
       ]
     ),
     .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
@@ -39,7 +61,7 @@ let package = Package(
       name: "ShopAdaptersTests", dependencies: ["ShopAdapters", "ShopCore", "ShopTestSupport"]),
     // Runs the built `shop` binary: the command-line contract and its guarantees, end to end.
     .testTarget(name: "ShopEndToEndTests", dependencies: ["shop", "ShopTestSupport"]),
-    // Private temporary folders and a tiny full disk, for the tests that touch files.
+    // Private temporary folders, a tiny full disk and a throwaway PostgreSQL server.
     .target(name: "ShopTestSupport", path: "Tests/ShopTestSupport"),
   ]
 )

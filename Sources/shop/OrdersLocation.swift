@@ -24,3 +24,12 @@ struct NoOrdersLocation: ShopError {
     "no place for the orders file: set --orders, SHOP_ORDERS, XDG_DATA_HOME or HOME"
   }
 }
+
+/// `--orders` or `SHOP_ORDERS` names a PostgreSQL database, and this `shop` was built without it.
+struct PostgreSQLNotBuilt: ShopError {
+  var status: ExitStatus { .usage }
+  var message: String {
+    "--orders: a postgres:// URI needs PostgreSQL, which this shop was built without; "
+      + "build it with `swift build --traits PostgreSQL`"
+  }
+}

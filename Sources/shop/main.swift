@@ -58,8 +58,9 @@ func makeCatalog(path flag: FilePath?, _ environment: Environment) throws -> any
   return MemoryCatalog(entries: MemoryCatalog.builtInEntries)
 }
 
-// Which store: memory for this run only, or the shared file at --orders, $SHOP_ORDERS, or the
-// XDG data folder. The same store serves placing and listing.
+// Which store: memory for this run only; else, at --orders, $SHOP_ORDERS or the XDG data
+// folder, PostgreSQL for a postgres:// URI or the shared file. The one place that decides, for
+// place, batch and orders alike.
 func makeStore(flag: FilePath?, memory: Bool, _ environment: Environment) throws
   -> any Orders & OrderHistory
 {
@@ -68,7 +69,15 @@ func makeStore(flag: FilePath?, memory: Bool, _ environment: Environment) throws
     flag: flag, shopOrders: environment.shopOrders, xdgDataHome: environment.xdgDataHome,
     home: environment.home)
   guard let location else { throw NoOrdersLocation() }
-  return FileOrders(path: location)
+  guard location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") else {
+    return FileOrders(path: location)
+  }
+  // A URI is never taken for a path: no file named `postgres:` is ever made.
+  #if PostgreSQL
+    return PostgresOrders(uri: String(decoding: location.bytes, as: UTF8.self))
+  #else
+    throw PostgreSQLNotBuilt()
+  #endif
 }
 
 // Which report: loud text, quiet, or JSON, each writing where the root says.

@@ -1,0 +1,2 @@
+// libpq's client API; the include path comes from pkg-config (libpq.pc).
+#include <libpq-fe.h>

@@ -1,0 +1,277 @@
+#if PostgreSQL
+  import ShopCore
+
+  /// Orders in a PostgreSQL table, shared by any number of processes on any number of machines.
+  ///
+  /// `save` numbers and inserts a group in one transaction that holds an exclusive lock on the
+  /// table from reading the last number to the commit, so numbers never repeat and never skip
+  /// (a sequence would skip on a rollback). The group goes in one statement from arrays, and
+  /// `synchronous_commit` is on: when COMMIT is confirmed, the orders are on the server's disk.
+  ///
+  ///     number bigint primary key, placed_at timestamptz, items jsonb, total bigint, payable bigint
+  public final class PostgresOrders: Orders, OrderHistory {
+    /// The table, created on first use.
+    static let table = "shop_orders"
+
+    private let uri: String
+    private var opened: PostgresConnection?
+
+    /// Touches nothing yet: the connection is made, and the table created, on first use.
+    public init(uri: String) {
+      self.uri = uri
+    }
+
+    public func save(_ drafts: [Draft]) throws -> [Order] {
+      guard !drafts.isEmpty else { return [] }
+      return try withTable { connection in try save(drafts, on: connection) }
+    }
+
+    private func save(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
+      // The lock is taken before the last number is read, and that read is its own statement,
+      // so it sees every order committed before the lock was granted.
+      var orders: [Order] = []
+      do {
+        let last = try connection.run(
+          "BEGIN; LOCK TABLE \(Self.table) IN EXCLUSIVE MODE; "
+            + "SELECT coalesce(max(number), 1000) FROM \(Self.table)")
+        guard let lastNumber = last.integer(0, 0) else {
+          throw PostgresError.badData(connection.place, "the last order number is not a number")
+        }
+        orders.reserveCapacity(drafts.count)
+        var previous = lastNumber
+        for draft in drafts {
+          guard let number = Order.number(after: previous) else {
+            throw OrdersFull(last: previous)
+          }
+          orders.append(Order(number: number, draft: draft))
+          previous = number
+        }
+      } catch {
+        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+        throw error
+      }
+      let insert =
+        "INSERT INTO \(Self.table) (number, placed_at, items, total, payable) "
+        + "SELECT n, to_timestamp(t), i, s, p "
+        + "FROM unnest($1::int8[], $2::int8[], $3::jsonb[], $4::int8[], $5::int8[]) "
+        + "AS u(n, t, i, s, p)"
+      // An answer that never comes leaves the outcome unknown, which is not the same as
+      // failed: the orders must not be reported, nor said to be unsaved.
+      switch connection.runThenCommit(insert, columns(of: orders)) {
+      case .committed:
+        return orders
+      case .refused(let error):
+        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+        throw error
+      case .unknown:
+        throw PostgresError.unconfirmed(
+          connection.place, first: orders.first?.number ?? Order.firstNumber,
+          last: orders.last?.number ?? Order.firstNumber, count: orders.count)
+      }
+    }
+
+    /// The five arrays the INSERT reads, in the binary format: nothing to quote or escape.
+    private func columns(of orders: [Order]) -> [PostgresParameter] {
+      var numbers = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
+      var times = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
+      var items = PostgresArray(elementType: PostgresArray.jsonb, capacity: 100 * orders.count)
+      var totals = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
+      var payables = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
+      var json: [UInt8] = []
+      for order in orders {
+        numbers.append(order.number)
+        times.append(Int(order.placedAt.secondsSince1970))
+        totals.append(order.total)
+        payables.append(order.payable)
+        json.removeAll(keepingCapacity: true)
+        Self.appendItems(order.lines, to: &json)
+        items.appendJSONB(json)
+      }
+      return [
+        numbers.parameter, times.parameter, items.parameter, totals.parameter, payables.parameter,
+      ]
+    }
+
+    /// `[{"sku":"pen","quantity":2,"price":30}]`, the items as the orders file writes them.
+    static func appendItems(_ lines: [OrderLine], to bytes: inout [UInt8]) {
+      bytes.append(UInt8(ascii: "["))
+      for (index, line) in lines.enumerated() {
+        bytes.append(contentsOf: (index == 0 ? #"{"sku":"# : #",{"sku":"#).utf8)
+        OrderJSON.appendString(line.sku, to: &bytes)
+        bytes.append(contentsOf: #","quantity":"#.utf8)
+        OrderJSON.appendInt(line.quantity, to: &bytes)
+        bytes.append(contentsOf: #","price":"#.utf8)
+        OrderJSON.appendInt(line.price, to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+      }
+      bytes.append(UInt8(ascii: "]"))
+    }
+
+    // MARK: - Reading
+
+    private static let columns =
+      "number, extract(epoch FROM placed_at)::int8, items, total, payable FROM \(table)"
+
+    public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
+      try withTable { connection in try readAll(on: connection, visit) }
+    }
+
+    private func readAll(
+      on connection: PostgresConnection,
+      _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    ) throws {
+      var expected = Order.firstNumber
+      try connection.stream("SELECT \(Self.columns) ORDER BY number", []) { row in
+        let order = try Self.order(in: row, 0, place: connection.place)
+        try Self.check(order.number, expected: expected, place: connection.place)
+        expected = order.number &+ 1  // Wraps only after Int.max, which no row can follow.
+        try visit(order, nil)
+      }
+    }
+
+    /// Counts, and checks the count against the numbers: 1001… with no gap means the last
+    /// number is 1000 + the count.
+    public func count() throws -> Int {
+      let (connection, result) = try withTable { connection in
+        let result = try connection.run(
+          "SELECT count(*), coalesce(min(number), 1001), coalesce(max(number), 1000) "
+            + "FROM \(Self.table)")
+        return (connection, result)
+      }
+      guard let count = result.integer(0, 0), let first = result.integer(0, 1),
+        let last = result.integer(0, 2)
+      else { throw PostgresError.badData(connection.place, "the count is not a number") }
+      guard first == Order.firstNumber, last == Order.firstNumber - 1 + count else {
+        throw PostgresError.badData(
+          connection.place,
+          "\(count) orders run from \(first) to \(last): a gap or a number before 1001")
+      }
+      return count
+    }
+
+    public func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
+      throws
+    {
+      guard count > 0 else { return }
+      let (connection, result) = try withTable { connection in
+        let result = try connection.run(
+          "SELECT * FROM (SELECT \(Self.columns) ORDER BY number DESC LIMIT $1) AS last "
+            + "ORDER BY number",
+          [PostgresParameter(count)])
+        return (connection, result)
+      }
+      var orders: [Order] = []
+      orders.reserveCapacity(result.rows)
+      for row in 0..<result.rows {
+        orders.append(try Self.order(in: result, row, place: connection.place))
+      }
+      // Fewer than asked means these are all the orders, so they start at 1001.
+      var expected = orders.count < count ? Order.firstNumber : (orders.first?.number ?? 0)
+      for order in orders {
+        try Self.check(order.number, expected: expected, place: connection.place)
+        expected = order.number &+ 1
+      }
+      for order in orders { try visit(order, nil) }
+    }
+
+    public func order(
+      numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    ) throws -> Bool {
+      let (connection, result) = try withTable { connection in
+        let result = try connection.run(
+          "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)])
+        return (connection, result)
+      }
+      guard result.rows > 0 else { return false }
+      try visit(try Self.order(in: result, 0, place: connection.place), nil)
+      return true
+    }
+
+    private static func check(_ number: Int, expected: Int, place: PostgresPlace) throws {
+      guard number != expected else { return }
+      throw PostgresError.badData(
+        place,
+        number < expected
+          ? "order \(number) comes where \(expected) should: a repeat or a number before 1001"
+          : "order \(number) follows \(expected &- 1): orders \(expected)…\(number &- 1) are missing"
+      )
+    }
+
+    /// The order in `row`, checked as strictly as a line of the orders file.
+    private static func order(in result: PostgresResult, _ row: Int, place: PostgresPlace) throws
+      -> Order
+    {
+      guard let number = result.integer(row, 0) else {
+        throw PostgresError.badData(place, "an order number is not a number")
+      }
+      func bad(_ reason: String) -> PostgresError {
+        .badData(place, "order \(number): \(reason)")
+      }
+      guard number >= Order.firstNumber else { throw bad("the number is below 1001") }
+      guard let seconds = result.integer(row, 1), let total = result.integer(row, 3),
+        let payable = result.integer(row, 4)
+      else { throw bad("placed_at, total or payable is missing") }
+      guard let text = result.bytes(row, 2) else { throw bad("no items") }
+      var parser = JSONParser(bytes: text)
+      guard case .array(let items) = parser.document(), !items.isEmpty else {
+        throw bad("items is not a list of items")
+      }
+      var lines: [OrderLine] = []
+      lines.reserveCapacity(items.count)
+      for item in items {
+        guard case .object(let item) = item, case .string(let sku) = item["sku"],
+          SKU.isValid(sku), case .integer(let quantity) = item["quantity"], quantity > 0,
+          case .integer(let price) = item["price"], price >= 0
+        else { throw bad("an item is not {\"sku\", \"quantity\", \"price\"}") }
+        lines.append(OrderLine(sku: sku, quantity: quantity, price: price))
+      }
+      guard
+        let draft = Draft(lines: lines, placedAt: Timestamp(secondsSince1970: Int64(seconds))),
+        draft.total == total, Order.payable(total: total) == payable
+      else { throw bad("total or payable does not match the items") }
+      return Order(number: number, draft: draft)
+    }
+
+    // MARK: - The connection
+
+    /// Runs `body` on the connection; when the table does not exist yet, creates it and runs
+    /// `body` again. Costs nothing once the table is there.
+    private func withTable<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+      let connection = try connect()
+      do {
+        return try body(connection)
+      } catch let error as PostgresError where error.sqlState == "42P01" {  // undefined_table
+        _ = try? connection.run("ROLLBACK")
+        try createTable(on: connection)
+        return try body(connection)
+      }
+    }
+
+    private func connect() throws -> PostgresConnection {
+      if let opened { return opened }
+      let connection = try PostgresConnection(uri: uri)
+      opened = connection
+      return connection
+    }
+
+    /// Under a lock, so two first users don't race on CREATE TABLE.
+    private func createTable(on connection: PostgresConnection) throws {
+      try connection.run(
+        """
+        BEGIN;
+        SELECT pg_advisory_xact_lock(\(Self.schemaLock));
+        CREATE TABLE IF NOT EXISTS \(Self.table) (
+          number bigint PRIMARY KEY,
+          placed_at timestamptz NOT NULL,
+          items jsonb NOT NULL,
+          total bigint NOT NULL,
+          payable bigint NOT NULL
+        );
+        COMMIT
+        """)
+    }
+
+    /// The advisory lock key for creating the table: "shop" in ASCII.
+    private static let schemaLock = 0x7368_6F70
+  }
+#endif

@@ -1,0 +1,233 @@
+import Foundation
+import ShopTestSupport
+import Testing
+
+#if PostgreSQL
+  /// The file store's guarantees, end to end, with the orders in PostgreSQL: many processes,
+  /// kill -9, a server that stops, a big batch over TCP and a Unix socket.
+  @Suite(.serialized, .enabled(if: PostgresServer.available, "no PostgreSQL server binaries"))
+  struct PostgresTests {
+    func reportedNumbers(_ stdout: String) -> [Int] {
+      stdout.split(separator: "\n").compactMap { line in
+        line.hasPrefix("order ")
+          ? line.split(separator: " ").dropFirst().first.flatMap { Int($0) } : nil
+      }
+    }
+
+    func savedNumbers(_ server: PostgresServer, _ database: String) throws -> [Int] {
+      try server.sql("SELECT number FROM shop_orders ORDER BY number", database: database)
+        .split(separator: "\n").compactMap { Int($0) }
+    }
+
+    @Test func eightProcessesPlacingShareOneNumbering() throws {
+      let server = try PostgresServer.shared.get()
+      let database = try server.makeDatabase()
+      let uri = server.tcpURI(database)
+      var processes: [Process] = []
+      for worker in 0..<8 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+          "-c",
+          #"for i in $(seq 100); do "$0" place --orders "$1" pen=1 lamp=$2 >/dev/null || exit 1; done"#,
+          Shop.binary, uri, "\(worker + 1)",
+        ]
+        processes.append(process)
+      }
+      for process in processes { try process.run() }
+      for process in processes { process.waitUntilExit() }
+      #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "a command failed")
+      #expect(try savedNumbers(server, database) == Array(1001...1800))
+      let shop = try Shop()
+      #expect(try shop.run("orders", "--orders", uri, "--count").stdout == "800\n")
+    }
+
+    @Test func aTwentyThousandLineBatchOverTCPAndAUnixSocket() throws {
+      let server = try PostgresServer.shared.get()
+      let database = try server.makeDatabase()
+      let shop = try Shop()
+      let input = try shop.folder.write(
+        "batch.txt",
+        (1...20_000).map { "pen=\($0 % 5 + 1) lamp=\($0 % 2 + 1)" }.joined(separator: "\n"))
+      let tcp = try shop.run("batch", "-q", "--orders", server.tcpURI(database), input)
+      #expect(tcp.status == 0, "\(tcp)")
+      let socket = try shop.run(
+        ["batch", "--json", input], environment: ["SHOP_ORDERS": server.socketURI(database)])
+      #expect(socket.status == 0, "\(socket.stderr)")
+      let reports = socket.stdout.split(separator: "\n")
+      #expect(reports.count == 20_000)
+      #expect(reports.last?.hasPrefix(#"{"line":20000,"number":41000,"#) == true)
+      #expect(try savedNumbers(server, database) == Array(1001...41000))
+      #expect(
+        try shop.run("orders", "--orders", server.socketURI(database), "--count").stdout
+          == "40000\n")
+      let listing = try shop.run("orders", "--orders", server.tcpURI(database))
+      #expect(listing.stdout.split(separator: "\n").count == 40_000)
+      #expect(listing.stdout.hasPrefix("1001  "))
+      let json = try shop.run("orders", "--json", "--orders", server.tcpURI(database))
+      #expect(json.stdout.split(separator: "\n").last?.hasPrefix(#"{"number":41000,"#) == true)
+    }
+
+    @Test func killNineLosesNothingThatWasReported() throws {
+      signal(SIGPIPE, SIG_IGN)  // Writing to the killed batch must fail, not kill the tests.
+      let server = try PostgresServer.shared.get()
+      let shop = try Shop()
+      let chunks = (0..<300).map { chunk in
+        Data((0..<100).map { "pen=\(($0 + chunk) % 9 + 1) lamp=\($0 % 3 + 1)\n" }.joined().utf8)
+      }
+      var random = SplitMix(seed: 12)
+      var partial = 0
+      for moment in 0..<6 {
+        let database = try server.makeDatabase()
+        let uri = server.tcpURI(database)
+        try shop.run("place", "--orders", uri, "lamp=1")
+        let pipe = Pipe()
+        let stdout = shop.folder.file("killed.\(moment)")
+        try Data().write(to: URL(fileURLWithPath: stdout))
+        let batch = Process()
+        batch.executableURL = URL(fileURLWithPath: Shop.binary)
+        batch.arguments = ["batch", "--orders", uri]
+        batch.standardInput = pipe
+        batch.standardOutput = FileHandle(forWritingAtPath: stdout)
+        try batch.run()
+        try pipe.fileHandleForReading.close()
+        let writer = pipe.fileHandleForWriting
+        Thread.detachNewThread {
+          for chunk in chunks {
+            guard (try? writer.write(contentsOf: chunk)) != nil else { break }
+            usleep(2000)
+          }
+          try? writer.close()
+        }
+        usleep(useconds_t(100_000 + random.next() % 400_000))
+        kill(batch.processIdentifier, SIGKILL)
+        batch.waitUntilExit()
+        // The server may still be running the dead batch's last INSERT and COMMIT, sent
+        // before the kill: wait for its session to end before counting.
+        try server.waitForNoSessions(database)
+        let reported = reportedNumbers(
+          String(decoding: FileManager.default.contents(atPath: stdout) ?? Data(), as: UTF8.self))
+        let saved = try savedNumbers(server, database)
+        if !reported.isEmpty && saved.count < 30_001 { partial += 1 }
+        #expect(
+          Set(reported).isSubset(of: Set(saved)), "moment \(moment): a reported order is missing")
+        #expect(saved == Array(1001..<(1001 + saved.count)), "moment \(moment): a gap or duplicate")
+        let next = try shop.run("place", "--orders", uri, "pen=1")
+        #expect(next.stdout == "order \(1001 + saved.count) for 30\n", "moment \(moment)")
+      }
+      #expect(partial >= 3, "only \(partial) kills landed mid-batch after a report")
+    }
+
+    @Test func aServerThatStopsMidBatchIs69AndKeepsEveryReportedOrder() throws {
+      signal(SIGPIPE, SIG_IGN)
+      let server = try PostgresServer()  // Its own: stopping the shared one would hurt others.
+      let database = try server.makeDatabase()
+      let uri = server.tcpURI(database)
+      let shop = try Shop()
+      let pipe = Pipe()
+      let stdout = shop.folder.file("stopped.out")
+      let stderr = shop.folder.file("stopped.err")
+      try Data().write(to: URL(fileURLWithPath: stdout))
+      try Data().write(to: URL(fileURLWithPath: stderr))
+      let batch = Process()
+      batch.executableURL = URL(fileURLWithPath: Shop.binary)
+      batch.arguments = ["batch", "--orders", uri]
+      batch.standardInput = pipe
+      batch.standardOutput = FileHandle(forWritingAtPath: stdout)
+      batch.standardError = FileHandle(forWritingAtPath: stderr)
+      try batch.run()
+      try pipe.fileHandleForReading.close()
+      let writer = pipe.fileHandleForWriting
+      // Small groups with pauses between them: the stop lands between commits, as a real
+      // outage mostly does (one landing inside a COMMIT is the 75 case, tested on its own).
+      Thread.detachNewThread {
+        for chunk in 0..<400 {
+          let lines = (0..<50).map { "pen=\(($0 + chunk) % 9 + 1)\n" }.joined()
+          guard (try? writer.write(contentsOf: Data(lines.utf8))) != nil else { break }
+          usleep(20_000)
+        }
+        try? writer.close()
+      }
+      usleep(700_000)
+      try server.stop()
+      batch.waitUntilExit()
+      try? writer.close()
+      let run = Shop.Started(process: batch, stdout: stdout, stderr: stderr).finish()
+      #expect(run.status == 69, "\(run)")
+      #expect(
+        run.stderr.hasPrefix("Error: the orders database '\(database)' on 127.0.0.1:\(server.port)")
+      )
+      #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+      let reported = reportedNumbers(run.stdout)
+      #expect(reported.count >= 50, "the stop came before any report")
+
+      try server.start()
+      let saved = try savedNumbers(server, database)
+      #expect(Set(reported).isSubset(of: Set(saved)))
+      #expect(saved == Array(1001..<(1001 + saved.count)))
+      let next = try shop.run("place", "--orders", uri, "pen=1")
+      #expect(next.stdout == "order \(1001 + saved.count) for 30\n")
+    }
+
+    @Test func aCommitWithNoAnswerIs75AndReportsNothing() throws {
+      let server = try PostgresServer.shared.get()
+      let database = try server.makeDatabase()
+      let uri = server.tcpURI(database)
+      let shop = try Shop()
+      #expect(try shop.run("place", "--orders", uri, "pen=1").status == 0)
+      try server.sql(PostgresFaults.dropAtCommit, database: database)
+      let place = try shop.run("place", "--orders", uri, "pen=2")
+      #expect(place.status == 75)
+      #expect(place.stdout.isEmpty)
+      #expect(place.stderr.contains("order 1002"))
+      #expect(place.stderr.contains("unknown"))
+      #expect(place.stderr.contains("`shop orders --last 1`"))
+      let batch = try shop.run(["batch", "--orders", uri], input: "pen=1\nlamp=1\n")
+      #expect(batch.status == 75)
+      #expect(batch.stdout.isEmpty)
+      #expect(batch.stderr.contains("`shop orders --last 2`"))
+      try server.sql("DROP TRIGGER shop_drop_at_commit ON shop_orders", database: database)
+      #expect(try shop.run("place", "--orders", uri, "lamp=1").stdout == "order 1002 for 190\n")
+    }
+
+    @Test func aPasswordIsNeverPrinted() throws {
+      let shop = try Shop()
+      let uri = "postgresql://shop:sekrit-word@127.0.0.1:1/orders"
+      for arguments in [
+        ["place", "--orders", uri, "pen=1"], ["batch", "--orders", uri],
+        ["orders", "--orders", uri],
+        ["orders", "--count"],
+      ] {
+        let run = try shop.run(arguments, input: "pen=1\n", environment: ["SHOP_ORDERS": uri])
+        #expect(run.status == 69, "\(arguments): \(run)")
+        #expect(run.stderr.hasPrefix("Error: the orders database 'orders' on 127.0.0.1:1: "))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(!run.stderr.contains("sekrit") && !run.stdout.contains("sekrit"))
+      }
+      let server = try PostgresServer.shared.get()
+      let database = try server.makeDatabase()
+      let good = "postgres://postgres:sekrit-word@127.0.0.1:\(server.port)/\(database)"
+      #expect(try shop.run("place", "--orders", good, "pen=1").stdout == "order 1001 for 30\n")
+    }
+  }
+#else
+  struct PostgresAbsentTests {
+    @Test func aURIInABuildWithoutPostgreSQLIs64AndCreatesNoFile() throws {
+      let shop = try Shop()
+      let uri = "postgres://shop@localhost/orders"
+      for (arguments, environment) in [
+        (["place", "--orders", uri, "pen=1"], [:]), (["batch"], ["SHOP_ORDERS": uri]),
+        (["orders", "--orders", "postgresql:///orders"], [:]),
+        (["orders", "--count"], ["SHOP_ORDERS": uri]),
+      ] {
+        let run = try shop.run(arguments, input: "pen=1\n", environment: environment)
+        #expect(run.status == 64, "\(arguments): \(run)")
+        #expect(run.stderr.contains("PostgreSQL"))
+        #expect(run.stderr.contains("swift build --traits PostgreSQL"))
+        #expect(run.stdout.isEmpty)
+      }
+      #expect(!FileManager.default.fileExists(atPath: shop.folder.file("postgres:")))
+      #expect(!FileManager.default.fileExists(atPath: shop.folder.file("postgresql:")))
+    }
+  }
+#endif
