@@ -112,6 +112,47 @@ struct OrderJSONTests {
       of: #""total":60"#, with: #""note":"caf\u00e9 \ud83d\ude00","total":60"#)
     #expect(try decode(line).get().number == 1001)
   }
+  @Test func theEncodersLayoutAndAnyOtherReadAlike() throws {
+    // The encoder's own layout is read by matching its fixed text; any other layout by the
+    // general reader. Both must give the same order and refuse the same mistakes.
+    let order = try order([
+      OrderLine(sku: "pen", quantity: 2, price: 30),
+      OrderLine(sku: "lamp-1.b_C", quantity: 1, price: 190),
+    ])
+    let line = String(encode(order).dropLast())
+    let spaced =
+      #"{ "placedAt" : "2026-11-30T06:06:43Z", "payable":225, "total":250, "extra":[1,{"a":null}],"#
+      + #" "items":[{"price":30,"sku":"pen","quantity":2},{"sku":"lamp-1.b_C","quantity":1,"#
+      + #""price":190}], "number":1001 }"#
+    #expect(try decode(line).get() == order)
+    #expect(try decode(spaced).get() == order)
+    let mistakes = [
+      (
+        line.replacingOccurrences(of: #""total":250"#, with: #""total":251"#),
+        "total or payable does not match the items"
+      ),
+      (
+        line.replacingOccurrences(of: #""number":1001"#, with: #""number":1000"#),
+        "order number 1000 is below 1001"
+      ),
+      (
+        line.replacingOccurrences(of: #""quantity":2"#, with: #""quantity":0"#),
+        "an item is not {\"sku\", \"quantity\", \"price\"}"
+      ),
+      (
+        line.replacingOccurrences(of: "06:06:43", with: "06:06:61"),
+        "\"placedAt\" is not a time like 2026-11-30T06:06:43Z"
+      ),
+      (
+        line.replacingOccurrences(of: #""number":1001"#, with: #""number":1001,"number":1001"#),
+        "not a JSON object"
+      ),
+      (line + " x", "not a JSON object"),
+    ]
+    for (text, reason) in mistakes {
+      #expect(throws: OrderJSONError(reason), "\(text)") { try decode(text).get() }
+    }
+  }
 }
 
 struct UTCTimeTests {

@@ -184,6 +184,9 @@ extension ByteWriter {
 extension JSONParser {
   /// One order object and nothing after it, read in one pass over the bytes.
   mutating func order() throws(OrderJSONError) -> Order {
+    let start = position
+    if let order = encodersOrder() { return order }
+    position = start
     skipSpace()
     guard consume(UInt8(ascii: "{")) else { throw .notAnObject }
     var number: Int?
@@ -240,6 +243,63 @@ extension JSONParser {
       Order.payable(total: total) == payable
     else { throw OrderJSONError("total or payable does not match the items") }
     return Order(number: number, draft: draft)
+  }
+
+  /// An order laid out exactly as the encoder writes it, read by matching the fixed text and
+  /// reading the values between: every line `shop` wrote, at a fraction of the general cost.
+  /// Nil at the first difference; the general reader, which takes any JSON layout and says
+  /// what is wrong, then reads the line from its start.
+  private mutating func encodersOrder() -> Order? {
+    guard literal(#"{"number":"#), let number = plainInteger(), number >= Order.firstNumber,
+      literal(#","items":["#)
+    else { return nil }
+    var lines: [OrderLine] = []
+    lines.reserveCapacity(4)
+    var separator: StaticString = #"{"sku":""#
+    while literal(separator) {
+      guard let sku = plainSKU(), literal(#","quantity":"#), let quantity = plainInteger(),
+        quantity > 0, literal(#","price":"#), let price = plainInteger(), price >= 0,
+        literal("}")
+      else { return nil }
+      lines.append(OrderLine(sku: sku, quantity: quantity, price: price))
+      separator = #",{"sku":""#
+    }
+    guard !lines.isEmpty, literal(#"],"total":"#), let total = plainInteger(),
+      literal(#","payable":"#), let payable = plainInteger(), literal(#","placedAt":""#),
+      position + UTCTime.length <= bytes.count,
+      let placedAt = UTCTime.parse(
+        UnsafeBufferPointer(rebasing: bytes[position..<(position + UTCTime.length)]))
+    else { return nil }
+    position += UTCTime.length
+    guard literal(#""}"#), position == bytes.count,
+      let draft = Draft(lines: lines, placedAt: placedAt), draft.total == total,
+      Order.payable(total: total) == payable
+    else { return nil }
+    return Order(number: number, draft: draft)
+  }
+
+  /// Consumes `expected` when the bytes at the position are exactly it.
+  private mutating func literal(_ expected: StaticString) -> Bool {
+    let count = expected.utf8CodeUnitCount
+    guard position + count <= bytes.count, let base = bytes.baseAddress,
+      System.equalBytes(base + position, expected.utf8Start, count: count)
+    else { return false }
+    position += count
+    return true
+  }
+
+  /// A SKU's letters and its closing quote.
+  private mutating func plainSKU() -> String? {
+    var end = position
+    while end < bytes.count, end - position < SKU.maximumLength, SKU.isAllowed(bytes[end]) {
+      end += 1
+    }
+    guard end > position, end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+      return nil
+    }
+    let sku = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+    position = end + 1
+    return sku
   }
 
   /// The keys an order is read by; any other key's value is checked as JSON and skipped.

@@ -359,6 +359,13 @@ public enum System {
     return count
   }
 
+  /// Whether `count` bytes at `first` and `second` are the same, by `memcmp`.
+  static func equalBytes(
+    _ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int
+  ) -> Bool {
+    memcmp(first, second, count) == 0
+  }
+
   /// The offset of the first `byte` in the memory, by `memchr`.
   static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
     guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), bytes.count) else {
