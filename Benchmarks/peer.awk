@@ -2,23 +2,26 @@
 # one order per line: looks up prices, applies the discount, numbers from 1001, appends one
 # JSON line per order to OUT, and reports each order (`order N for P`) or unknown SKUs.
 #
-# It groups its input as `shop batch` does a file: the lines whose newline falls in the same
-# 1 MiB of input are one group. Per group it reads the clock once (every order of a group has
+# It groups its input as `shop batch` does a file: a group ends before the line that would
+# start past 1 MiB of the group's input, or after 16,384 lines, whichever comes first (shop's
+# BatchInput.groupBytes and groupLines). Per group it reads the clock once (every order of a group has
 # the same placedAt), appends the group's orders, syncs OUT (`sync FILE`: one fsync), and only
 # then prints the group's reports. With LOUD=1 the reports go to stdout as `shop batch` prints
 # them; without (as `shop batch -q`), only unknown SKUs are reported, on stderr.
-BEGIN { FS = ","; GROUP = 1048576; group = -1; reports = 0 }
+BEGIN { FS = ","; GROUP = 1048576; LINES = 16384; group = -1; reports = 0 }
 FNR == NR {
   if ($1 != "sku") price[$1] = $2 + 0
   next
 }
 {
-  offset += length($0) + 1
-  if (int((offset - 1) / GROUP) != group) {
+  if (group < 0 || consumed >= GROUP || lines >= LINES) {
     finish()
-    group = int((offset - 1) / GROUP)
+    group++
+    consumed = 0; lines = 0
     stamp = strftime("%Y-%m-%dT%H:%M:%SZ", systime(), 1)
   }
+  consumed += length($0) + 1
+  lines++
   n = split($0, items, /[ \t]+/)
   total = 0; unknown = ""; json = ""
   for (i = 1; i <= n; i++) {
