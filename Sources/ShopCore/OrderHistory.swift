@@ -1,9 +1,12 @@
 /// The reading side of a store of orders: what `shop orders` lists, in any of its forms.
 ///
 /// Every call reads a snapshot: the orders saved when it started, none that a concurrent
-/// writer adds (or a torn write it cuts) while it runs. Every form checks the numbering it
-/// reads: orders run from ``Order/firstNumber`` up by one; a gap, a repeat or a record that is
-/// not an order throws a ``ShopError`` with ``ExitStatus/dataError`` naming where.
+/// writer adds (or a torn write it cuts) while it runs. Every form checks the numbering of
+/// what it reads: orders run from ``Order/firstNumber`` up by one, and a gap, a repeat or a
+/// record that is not an order throws a ``ShopError`` with ``ExitStatus/dataError`` naming
+/// where. The forms whose cost must not grow with the store (`count`, `last`, `order`) check
+/// what they read and no more: the last orders follow each other, the order found has the
+/// number asked for, the count matches the last number.
 ///
 /// The visitor gets each order and, when the store keeps one, the order's own stored record
 /// in the orders' JSON Lines format (without its newline), valid only during the call: a

@@ -18,6 +18,12 @@ struct Terminal {
   let standard: StandardDescriptors
   let errors = DescriptorOutput(descriptor: .standardError, name: "standard error")
 
+  /// The files standard output and error write to, which no orders file may be.
+  var printsTo: [(name: String, file: FileIdentity)] {
+    [("standard output", Descriptor.standardOutput), ("standard error", .standardError)]
+      .compactMap { name, descriptor in descriptor.regularFile.map { (name, $0) } }
+  }
+
   /// Standard output for reports of saved orders: a reader that goes away is an error.
   func reports() throws(StreamError) -> DescriptorOutput {
     try output(.isAnError)
@@ -61,16 +67,16 @@ func makeCatalog(path flag: FilePath?, _ environment: Environment) throws -> any
 // Which store: memory for this run only; else, at --orders, $SHOP_ORDERS or the XDG data
 // folder, PostgreSQL for a postgres:// URI or the shared file. The one place that decides, for
 // place, batch and orders alike.
-func makeStore(flag: FilePath?, memory: Bool, _ environment: Environment) throws
-  -> any Orders & OrderHistory
-{
+func makeStore(
+  flag: FilePath?, memory: Bool, _ environment: Environment, _ terminal: Terminal
+) throws -> any Orders & OrderHistory {
   if memory { return MemoryOrders() }
   let location = ordersLocation(
     flag: flag, shopOrders: environment.shopOrders, xdgDataHome: environment.xdgDataHome,
     home: environment.home)
   guard let location else { throw NoOrdersLocation() }
   guard location.hasPrefix("postgres://") || location.hasPrefix("postgresql://") else {
-    return FileOrders(path: location)
+    return try FileOrders(path: location, streams: terminal.printsTo)
   }
   // A URI is never taken for a path: no file named `postgres:` is ever made.
   #if PostgreSQL
@@ -97,7 +103,8 @@ func makePlaceOrder(_ options: PlacementOptions, _ environment: Environment, _ t
   let report = try makeReport(options.report, terminal)
   return PlaceOrder(
     catalog: try makeCatalog(path: options.catalogPath, environment),
-    orders: try makeStore(flag: options.ordersPath, memory: options.memory, environment),
+    orders: try makeStore(
+      flag: options.ordersPath, memory: options.memory, environment, terminal),
     clock: SystemClock(),
     report: report)
 }
@@ -146,7 +153,7 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
 
   case .orders(let options):
     let output = try terminal.listing()
-    let store = try makeStore(flag: options.ordersPath, memory: false, environment)
+    let store = try makeStore(flag: options.ordersPath, memory: false, environment, terminal)
     let listing = OrderListing(output: output, style: options.json ? .json : .text)
     switch options.selection {
     case .all: try listing.all(of: store)

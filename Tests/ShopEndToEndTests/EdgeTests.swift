@@ -77,6 +77,23 @@ struct EdgeTests {
     #expect(!FileManager.default.fileExists(atPath: shop.folder.file("o.jsonl")))
   }
 
+  @Test func anOrdersFileThatIsAlsoAStandardStreamIsRefused() throws {
+    let shop = try Shop()
+    try shop.run("place", "--orders", shop.folder.file("o.jsonl"), "lamp=1")
+    let before = bytes(shop.folder.file("o.jsonl"))
+    let placed = try shop.shell(#""$SHOP" place --orders o.jsonl pen=1 >> o.jsonl"#)
+    #expect(placed.status == 73)
+    #expect(placed.stderr.contains("'o.jsonl' is also standard output"))
+    let listed = try shop.shell(#""$SHOP" orders --orders o.jsonl >> o.jsonl"#)
+    #expect(listed.status == 73)
+    let quiet = try shop.shell(#"printf 'x\n' | "$SHOP" batch -q --orders o.jsonl 2>> o.jsonl"#)
+    #expect(quiet.status == 73)
+    // The refusal itself went where standard error was sent; no order and no report did.
+    let text = String(decoding: try #require(bytes(shop.folder.file("o.jsonl"))), as: UTF8.self)
+    #expect(text.hasPrefix(String(decoding: try #require(before), as: UTF8.self)))
+    #expect(!text.contains("order 100") && text.components(separatedBy: "\"number\"").count == 2)
+  }
+
   // MARK: - Files shop did not write
 
   @Test(arguments: ["notes.txt", "link.jsonl"])
@@ -115,6 +132,56 @@ struct EdgeTests {
     try handle2.close()
     #expect(try shop.run("place", "--orders", orders, "pen=1").stdout == "order 1002 for 30\n")
     #expect(try orderNumbers(orders) == [1001, 1002])
+  }
+
+  @Test func aWholeLineWithoutItsNewlineIsATornWriteAndIsCut() throws {
+    let shop = try Shop()
+    let orders = shop.folder.file("o.jsonl")
+    try shop.run("place", "--orders", orders, "pen=1")
+    let first = try #require(bytes(orders))
+    let second = String(decoding: first, as: UTF8.self)
+      .replacingOccurrences(of: #""number":1001"#, with: #""number":1002"#).dropLast()
+    try (first + Data(second.utf8)).write(to: URL(fileURLWithPath: orders))
+    #expect(try shop.run("orders", "--orders", orders, "--count").stdout == "1\n")
+    #expect(try shop.run("place", "--orders", orders, "lamp=1").stdout == "order 1002 for 190\n")
+    #expect(try orderNumbers(orders) == [1001, 1002])
+    // One byte more than the line is not a torn write of shop's.
+    try (first + Data((second + "x").utf8)).write(to: URL(fileURLWithPath: orders))
+    #expect(try shop.run("place", "--orders", orders, "lamp=1").status == 65)
+  }
+
+  @Test func theLargestNumberIsBadDataInEveryFormNeverACrash() throws {
+    let shop = try Shop()
+    let orders = shop.folder.file("o.jsonl")
+    try shop.run("place", "--orders", orders, "pen=1")
+    let line = try #require(shop.lines(of: orders).first)
+    let huge = line.replacingOccurrences(of: "1001", with: "\(Int.max)")
+    try (line + "\n" + huge + "\n" + line + "\n").write(
+      toFile: orders, atomically: false, encoding: .utf8)
+    for form in [[], ["--json"], ["--count"], ["--last", "2"], ["--last", "1"], ["1001"]] {
+      let run = try shop.run(["orders", "--orders", orders] + form)
+      // The constant-cost forms see only what they read: the last line, or order 1001.
+      let fine = form == ["1001"] || form == ["--last", "1"]
+      #expect(run.status == (fine ? 0 : 65), "\(form): \(run)")
+    }
+    #expect(try shop.run("place", "--orders", orders, "pen=1").status == 65)
+    try (line + "\n" + huge + "\n").write(toFile: orders, atomically: false, encoding: .utf8)
+    #expect(try shop.run("place", "--orders", orders, "pen=1").status == 65)
+  }
+
+  @Test func aFIFOAsBatchInputIsReadAsAPipe() throws {
+    let shop = try Shop()
+    let fifo = shop.folder.file("in.fifo")
+    guard mkfifo(fifo, 0o644) == 0 else {
+      Issue.record("mkfifo failed")
+      return
+    }
+    // The writer opens the FIFO only after shop has started reading it.
+    let run = try shop.shell(
+      #"(sleep 0.3; printf 'pen=1\nlamp=1\n' > in.fifo) & "$SHOP" batch --orders o.jsonl in.fifo; wait"#
+    )
+    #expect(run.status == 0, "\(run)")
+    #expect(run.stdout == "order 1001 for 30\norder 1002 for 190\n")
   }
 
   // MARK: - Only regular files

@@ -147,15 +147,22 @@ struct ReliabilityTests {
     let good = try shop.folder.read("orders.jsonl")
     let lines = good.split(separator: "\n")
 
-    // A corrupt line in the middle: listing stops at it; placing, which reads the end, goes on.
-    try (lines[0] + "\n{\"number\":\n" + lines[1] + "\n").write(
+    // A corrupt line in the middle: listing stops at it; placing, which reads the last two
+    // lines, goes on; a corrupt line just before the last one stops placing too.
+    let third = lines[1].replacingOccurrences(of: "1002", with: "1003")
+    try (lines[0] + "\n{\"number\":\n" + lines[1] + "\n" + third + "\n").write(
       toFile: orders, atomically: false, encoding: .utf8)
     let listing = try shop.run("orders", "--orders", orders)
     #expect(listing.status == 65)
     #expect(listing.stderr.hasPrefix("Error: \(orders):2: not an order"))
     let before = try shop.folder.read("orders.jsonl")
-    #expect(try shop.run("place", "--orders", orders, "pen=1").stdout == "order 1003 for 30\n")
+    #expect(try shop.run("place", "--orders", orders, "pen=1").stdout == "order 1004 for 30\n")
     #expect(try shop.folder.read("orders.jsonl").hasPrefix(before))
+    try (lines[0] + "\n{\"number\":\n" + lines[1] + "\n").write(
+      toFile: orders, atomically: false, encoding: .utf8)
+    let beforeLast = try shop.run("place", "--orders", orders, "pen=1")
+    #expect(beforeLast.status == 65)
+    #expect(beforeLast.stderr.hasPrefix("Error: \(orders):2: not an order"))
 
     // A torn last line: cut off by the next writer, invisible to readers.
     try (good + #"{"number":1003,"it"#).write(toFile: orders, atomically: false, encoding: .utf8)

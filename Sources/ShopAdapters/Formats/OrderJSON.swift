@@ -116,7 +116,9 @@ enum OrderJSON {
         PrefixMatch.isDigit($0) || "-:TZ".utf8.contains($0)
       }
       try match.literal(Fragment.end.dropLast())
-      return false  // A whole line without its newline is still more than a torn write leaves.
+      // The whole line but its newline is still a write that never finished; anything after
+      // it is not.
+      return match.position == bytes.count
     } catch .ended {
       return true
     } catch {

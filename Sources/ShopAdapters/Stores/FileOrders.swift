@@ -14,6 +14,8 @@ import ShopCore
 /// reads is the file as it was when it started, whatever writers do meanwhile.
 public final class FileOrders: Orders, OrderHistory {
   public let path: FilePath
+  /// The files the command prints to, by name ("standard output"): never the orders file.
+  private let streams: [(name: String, file: FileIdentity)]
   private var writer: Descriptor?
   private var encoder = OrderJSON.Encoder()
   private var pending: [UInt8] = []
@@ -21,6 +23,19 @@ public final class FileOrders: Orders, OrderHistory {
   /// Touches nothing yet: the file is opened, and created with its folders, on first use.
   public init(path: FilePath) {
     self.path = path
+    self.streams = []
+  }
+
+  /// As ``init(path:)``, for a command that prints to `streams` (standard output, error):
+  /// when the orders file already is one of them, it is refused now, before a report or an
+  /// error can be printed into it; on first use, the opened file is checked again.
+  public init(path: FilePath, streams: [(name: String, file: FileIdentity)]) throws(FileError) {
+    self.path = path
+    self.streams = streams
+    guard !streams.isEmpty, let identity = try? System.identity(of: path),
+      let stream = streams.first(where: { $0.file == identity })
+    else { return }
+    throw .sharedWithStream(path, stream: stream.name)
   }
 
   // MARK: - Saving
@@ -31,7 +46,10 @@ public final class FileOrders: Orders, OrderHistory {
     defer { file.unlock() }
 
     let fileEnd = try size(of: file)
-    let tail = try lastLine(of: file, before: fileEnd)
+    let tail = try lastLine(of: file, before: fileEnd, writing: true)
+    if let order = tail.order, tail.start > 0 {
+      try checkFollows(order, endingAt: tail.start - 1, file)
+    }
     var last = tail.order?.number
     if tail.end < fileEnd {
       try checkTorn(file, from: tail.end, to: fileEnd, next: Order.number(after: last))
@@ -67,6 +85,35 @@ public final class FileOrders: Orders, OrderHistory {
     return orders
   }
 
+  /// The last order must follow the one before it by one: a file whose end repeats or skips a
+  /// number is refused rather than continued. Two lines read from the end: constant cost.
+  private func checkFollows(_ last: Order, endingAt newline: Int, _ file: Descriptor)
+    throws(FileError)
+  {
+    let start = try self.newline(before: newline, in: file).map { $0 + 1 } ?? 0
+    var line = [UInt8](repeating: 0, count: newline - start)
+    try read(file, into: &line, at: start)
+    var previous: Order?
+    var failure = OrderJSONError.notAnObject
+    line.withUnsafeBufferPointer { bytes in
+      do throws(OrderJSONError) {
+        previous = try OrderJSON.order(from: bytes)
+      } catch {
+        failure = error
+      }
+    }
+    guard let previous else {
+      throw .badData(
+        path, line: try lineNumber(at: start, in: file),
+        reason: "not an order: \(failure.reason); nothing was changed")
+    }
+    guard Order.number(after: previous.number) != last.number else { return }
+    throw .badData(
+      path, line: try lineNumber(at: newline + 1, in: file),
+      reason: "order \(last.number) follows order \(previous.number): numbers must go up by "
+        + "one; nothing was changed")
+  }
+
   /// Refuses a torn tail that is not the start of the line `shop` writes for `next`: such
   /// bytes were written by someone else, and cutting them would destroy them.
   private func checkTorn(_ file: Descriptor, from start: Int, to end: Int, next: Int?)
@@ -97,11 +144,11 @@ public final class FileOrders: Orders, OrderHistory {
 
   public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
     guard let snapshot = try openSnapshot() else { return }
-    var expected = Order.firstNumber
+    var previous: Int?
     try lines(of: snapshot, from: 0, firstLine: 1) { offset, lineNumber, bytes in
       let order = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
-      try checkNumber(order.number, expected: expected, line: lineNumber ?? 0)
-      expected = order.number + 1
+      try checkNumber(order.number, after: previous, line: lineNumber ?? 0)
+      previous = order.number
       try visit(order, bytes)
       return true
     }
@@ -144,15 +191,19 @@ public final class FileOrders: Orders, OrderHistory {
       start = newline
     }
     start = newlines > count ? start + 1 : 0
-    var expected: Int? = start == 0 ? Order.firstNumber : nil
+    // From the first line the numbering is known to start at 1001; from a later one, only the
+    // lines read can be checked against each other: the cost must not grow with the file.
+    var checking = start == 0
+    var previous: Int?
     try lines(of: snapshot, from: start, firstLine: start == 0 ? 1 : nil) {
       offset, number, bytes in
       let order = try parse(bytes, line: number, at: offset, in: snapshot)
-      if let expected, order.number != expected {
+      if checking, order.number != Order.number(after: previous) {
         let line = try number ?? lineNumber(at: offset, in: snapshot.file)
-        try checkNumber(order.number, expected: expected, line: line)
+        try checkNumber(order.number, after: previous, line: line)
       }
-      expected = order.number + 1
+      checking = true
+      previous = order.number
       try visit(order, bytes)
       return true
     }
@@ -213,12 +264,12 @@ public final class FileOrders: Orders, OrderHistory {
     }
   }
 
-  private func checkNumber(_ number: Int, expected: Int, line: Int) throws(FileError) {
-    guard number != expected else { return }
+  /// Order `number` must follow `previous` (nil: it is the first order) by one.
+  private func checkNumber(_ number: Int, after previous: Int?, line: Int) throws(FileError) {
+    guard number != Order.number(after: previous) else { return }
     let reason =
-      expected == Order.firstNumber
-      ? "the first order is \(number), not \(Order.firstNumber)"
-      : "order \(number) follows order \(expected - 1): numbers must go up by one"
+      previous.map { "order \(number) follows order \($0): numbers must go up by one" }
+      ?? "the first order is \(number), not \(Order.firstNumber)"
     throw .badData(path, line: line, reason: reason)
   }
 
@@ -306,6 +357,8 @@ public final class FileOrders: Orders, OrderHistory {
 
   /// The last complete line before `end` and where it ends (after its newline).
   private struct LastLine {
+    /// Where the line starts; 0 also when there is no complete line.
+    let start: Int
     /// 0 when there is no complete line.
     let end: Int
     /// The order on it; nil for no complete line.
@@ -314,7 +367,9 @@ public final class FileOrders: Orders, OrderHistory {
 
   /// Reads only the last complete line, backwards from `end`: constant cost in file size.
   /// Usually one read of the last block holds the whole line and the newline before it.
-  private func lastLine(of file: Descriptor, before end: Int) throws(FileError) -> LastLine {
+  private func lastLine(of file: Descriptor, before end: Int, writing: Bool = false)
+    throws(FileError) -> LastLine
+  {
     let blockStart = max(0, end - 4096)
     var block = [UInt8](repeating: 0, count: end - blockStart)
     try read(file, into: &block, at: blockStart)
@@ -332,7 +387,7 @@ public final class FileOrders: Orders, OrderHistory {
       }
     }
     if lastNewline == nil { lastNewline = try newline(before: blockStart, in: file) }
-    guard let lastNewline else { return LastLine(end: 0, order: nil) }
+    guard let lastNewline else { return LastLine(start: 0, end: 0, order: nil) }
     let start: Int
     if let lineStart {
       start = lineStart
@@ -358,9 +413,10 @@ public final class FileOrders: Orders, OrderHistory {
     guard let order else {
       throw .badData(
         path, line: try lineNumber(at: start, in: file),
-        reason: "the last order is unreadable (\(failure.reason)); nothing was changed")
+        reason: "the last order is unreadable (\(failure.reason))"
+          + (writing ? "; nothing was changed" : ""))
     }
-    return LastLine(end: lastNewline + 1, order: order)
+    return LastLine(start: start, end: lastNewline + 1, order: order)
   }
 
   /// The offset of the last newline before `end`, scanning backwards a block at a time.
@@ -460,10 +516,14 @@ public final class FileOrders: Orders, OrderHistory {
     return file
   }
 
+  /// Only a regular file holds orders, and never one that the command also prints to.
   private func checkRegular(_ file: Descriptor, writing: Bool) throws(FileError) {
-    let kind: FileKind
-    do { kind = try file.status().kind } catch { throw .unreadable(path, error) }
-    guard kind == .regular else { throw .notRegular(path, kind, writing: writing) }
+    let status: (kind: FileKind, size: Int, identity: FileIdentity)
+    do { status = try file.status() } catch { throw .unreadable(path, error) }
+    guard status.kind == .regular else { throw .notRegular(path, status.kind, writing: writing) }
+    if let stream = streams.first(where: { $0.file == status.identity }) {
+      throw .sharedWithStream(path, stream: stream.name)
+    }
   }
 
   /// Creates the folders on the way to the file that are missing, syncing each new folder's

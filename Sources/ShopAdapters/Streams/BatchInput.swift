@@ -36,7 +36,7 @@ public final class BatchInput {
   /// Opens the file at `path`. A FIFO is fine here (`shop batch <(…)`): it is read as a pipe.
   public init(path: FilePath) throws(FileError) {
     do {
-      self.descriptor = try Descriptor.open(path, .read)
+      self.descriptor = try Descriptor.open(path, .readStream)
     } catch {
       throw .unreadable(path, error)
     }

@@ -18,11 +18,15 @@ public enum FileError: ShopError, Equatable, Sendable {
   case cannotWrite(FilePath, SystemError)
   /// The orders file's last number is the largest this machine can count.
   case full(FilePath, OrdersFull)
+  /// The orders file is also where a standard stream writes (`shop place >> orders.jsonl`):
+  /// reports or errors would land among the orders.
+  case sharedWithStream(FilePath, stream: String)
 
   public var status: ExitStatus {
     switch self {
     case .unreadable: return .noInput
     case .notRegular(_, _, let writing): return writing ? .cannotCreate : .noInput
+    case .sharedWithStream: return .cannotCreate
     case .badData, .full: return .dataError
     case .cannotCreate, .cannotCreateFolder: return .cannotCreate
     case .cannotWrite: return .ioError
@@ -45,6 +49,8 @@ public enum FileError: ShopError, Equatable, Sendable {
       return "cannot write \(path): \(error.explanation)"
     case .full(let path, let full):
       return "\(path): \(full.message)"
+    case .sharedWithStream(let path, let stream):
+      return "\(path) is also \(stream): what shop prints would land among the orders"
     }
   }
 }

@@ -97,22 +97,25 @@ public final class Descriptor: Sendable {
 
   /// How to open a path.
   enum Access {
-    /// Reading only.
+    /// Reading only; a FIFO opens at once, without waiting for a writer.
     case read
+    /// Reading a stream, such as a FIFO given as batch input: waits for its writer.
+    case readStream
     /// Reading and appending to an existing file.
     case append
     /// Reading and appending to a file this call creates; fails if it exists.
     case createNew
   }
 
-  /// Opens `path` without following it into a wait: a FIFO opens at once (O_NONBLOCK) so the
-  /// caller can look at what it is and refuse it; then the descriptor blocks as usual.
+  /// Opens `path`. Except for `.readStream`, a FIFO opens at once (O_NONBLOCK) so the caller
+  /// can look at what it is and refuse it; then the descriptor blocks as usual.
   static func open(_ path: FilePath, _ access: Access) throws(SystemError) -> Descriptor {
     guard !path.bytes.contains(0) else { throw .notAPath }
     let common = O_CLOEXEC | O_NOCTTY | O_NONBLOCK
     var flags: Int32
     switch access {
     case .read: flags = O_RDONLY | common
+    case .readStream: flags = O_RDONLY | O_CLOEXEC | O_NOCTTY
     case .append: flags = O_RDWR | O_APPEND | common
     case .createNew: flags = O_RDWR | O_APPEND | O_CREAT | O_EXCL | common
     }
@@ -127,11 +130,18 @@ public final class Descriptor: Sendable {
     return descriptor
   }
 
-  /// The kind of file and its size now.
-  func status() throws(SystemError) -> (kind: FileKind, size: Int) {
+  /// The kind of file, its size now, and which file it is.
+  func status() throws(SystemError) -> (kind: FileKind, size: Int, identity: FileIdentity) {
     var info = stat()
     guard fstat(raw, &info) == 0 else { throw SystemError("fstat") }
-    return (FileKind(mode: info.st_mode), Int(info.st_size))
+    let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    return (FileKind(mode: info.st_mode), Int(info.st_size), identity)
+  }
+
+  /// Which file this descriptor writes to, when it is an open regular file.
+  public var regularFile: FileIdentity? {
+    guard let status = try? status(), status.kind == .regular else { return nil }
+    return status.identity
   }
 
   /// Reads into `buffer` from `offset` until it is full or the file ends; returns the count.
@@ -267,6 +277,16 @@ public enum System {
     throw SystemError("stat")
   }
 
+  /// Which file `path` names now, following symbolic links; nil when nothing is there.
+  static func identity(of path: FilePath) throws(SystemError) -> FileIdentity? {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    var info = stat()
+    let result = path.withCString { stat($0, &info) }
+    if result == 0 { return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)) }
+    if errno == ENOENT { return nil }
+    throw SystemError("stat")
+  }
+
   static func makeFolder(_ path: FilePath) throws(SystemError) {
     guard !path.bytes.contains(0) else { throw .notAPath }
     _ = try retrying("mkdir") { path.withCString { mkdir($0, 0o755) } }
@@ -378,6 +398,12 @@ public enum System {
   static func lastIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
     bytes.lastIndex(of: byte)
   }
+}
+
+/// One file, whatever path or descriptor reaches it: its device and inode.
+public struct FileIdentity: Hashable, Sendable {
+  let device: UInt64
+  let inode: UInt64
 }
 
 /// Which standard descriptors `shop` found closed when it started.
