@@ -359,7 +359,8 @@
       for index in all.indices {
         guard let result = PQgetResult(connection) else { return .unknown(answers) }
         let answer = PostgresResult(result)
-        _ = PQgetResult(connection)  // The NULL that ends each statement's answer.
+        // The NULL that ends each statement's answer.
+        if let extra = PQgetResult(connection) { PQclear(extra) }
         let isCommit = index == all.count - 1
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
