@@ -125,6 +125,26 @@
       #expect(error.message.contains("unknown"))
     }
 
+    @Test func aLargeGroupGoesByCopyWithTheSameGuarantees() throws {
+      let (server, name) = try database()
+      let uri = server.tcpURI(name)
+      let store = PostgresOrders(uri: uri)
+      let big = try (0..<PostgresOrders.copyFrom).map { try draft($0 % 7 + 1) }
+      let saved = try store.save(big)  // First use: the table is created on the COPY path too.
+      #expect(saved.map(\.number) == Array(1001..<(1001 + big.count)))
+      let small = try store.save([draft(3)])
+      #expect(small.map(\.number) == [1001 + big.count])
+      #expect(try all(store) == saved + small)
+
+      try server.sql(PostgresFaults.dropAtCommit, database: name)
+      let error = try #require(throws: PostgresError.self) {
+        try PostgresOrders(uri: uri).save(big)
+      }
+      #expect(error.status == .temporaryFailure)
+      #expect(error.message.contains("orders \(1002 + big.count)…"))
+      #expect(error.message.contains("shop orders --last \(big.count)"))
+    }
+
     @Test func skuTextCanNotReachTheSQL() throws {
       // The core never lets such a SKU through; the store must be safe even so.
       let (server, name) = try database()

@@ -21,11 +21,16 @@
         sqlState: sqlState)
     }
 
-    /// COMMIT was sent but no answer came back: the orders may or may not be saved.
-    static func unconfirmed(_ place: PostgresPlace, first: Int, last: Int, count: Int)
-      -> PostgresError
-    {
-      let which = count == 1 ? "order \(first)" : "orders \(first)…\(last)"
+    /// COMMIT was sent but no answer came back: the orders may or may not be saved. `first` is
+    /// nil when the server's numbers for them never arrived either.
+    static func unconfirmed(_ place: PostgresPlace, first: Int?, count: Int) -> PostgresError {
+      let which =
+        switch (first, count) {
+        case (let first?, 1): "order \(first)"
+        case (let first?, _): "orders \(first)…\(first &+ (count - 1))"
+        case (nil, 1): "an order"
+        case (nil, _): "\(count) orders"
+        }
       return PostgresError(
         status: .temporaryFailure,
         message:
@@ -157,10 +162,7 @@
 
     mutating func append(_ value: Int) {
       appendElementLength(8)
-      let bits = UInt64(bitPattern: Int64(value))
-      for shift in stride(from: 56, through: 0, by: -8) {
-        bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-      }
+      bytes.appendBigEndian(UInt64(bitPattern: Int64(value)))
     }
 
     /// A jsonb element: format version 1, then the JSON text.
@@ -173,7 +175,7 @@
     var parameter: PostgresParameter { PostgresParameter(binary: bytes) }
 
     private mutating func appendElementLength(_ length: Int) {
-      append32(UInt32(truncatingIfNeeded: length))
+      bytes.appendBigEndian(UInt32(truncatingIfNeeded: length))
       count &+= 1
       let total = UInt32(bitPattern: count)
       for (index, shift) in [24, 16, 8, 0].enumerated() {
@@ -182,8 +184,63 @@
     }
 
     private mutating func append32(_ value: UInt32) {
-      for shift in [24, 16, 8, 0] {
-        bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+      bytes.appendBigEndian(value)
+    }
+  }
+
+  /// Rows for `COPY … FROM STDIN (FORMAT binary)`: each field is its length and its type's
+  /// binary send format, so the server parses no text and the data never meets SQL.
+  struct PostgresCopyRows {
+    private var bytes: [UInt8] = []
+    /// Midnight UTC on 1 January 2000, where PostgreSQL's timestamps count from.
+    private static let epoch2000 = Int64(946_684_800)
+
+    init(capacity: Int) {
+      bytes.reserveCapacity(21 + capacity)
+      bytes.append(contentsOf: Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00])
+      bytes.appendBigEndian(UInt32(0))  // flags
+      bytes.appendBigEndian(UInt32(0))  // header extension length
+    }
+
+    mutating func startRow(fields: Int) {
+      bytes.appendBigEndian(UInt16(truncatingIfNeeded: fields))
+    }
+
+    mutating func append(_ value: Int) {
+      bytes.appendBigEndian(UInt32(8))
+      bytes.appendBigEndian(UInt64(bitPattern: Int64(value)))
+    }
+
+    /// A timestamptz: microseconds since 2000; false when that does not fit.
+    mutating func appendTimestamp(secondsSince1970 seconds: Int64) -> Bool {
+      let (since2000, overflowA) = seconds.subtractingReportingOverflow(Self.epoch2000)
+      let (micros, overflowB) = since2000.multipliedReportingOverflow(by: 1_000_000)
+      guard !overflowA, !overflowB else { return false }
+      bytes.appendBigEndian(UInt32(8))
+      bytes.appendBigEndian(UInt64(bitPattern: micros))
+      return true
+    }
+
+    /// A jsonb field: format version 1, then the JSON text.
+    mutating func appendJSONB(_ json: [UInt8]) {
+      bytes.appendBigEndian(UInt32(truncatingIfNeeded: 1 + json.count))
+      bytes.append(1)
+      bytes.append(contentsOf: json)
+    }
+
+    /// The rows with the trailer that ends them.
+    consuming func finished() -> [UInt8] {
+      bytes.appendBigEndian(UInt16(0xFFFF))
+      return bytes
+    }
+  }
+
+  extension [UInt8] {
+    fileprivate mutating func appendBigEndian<Value: FixedWidthInteger & UnsignedInteger>(
+      _ value: Value
+    ) {
+      for shift in stride(from: Value.bitWidth - 8, through: 0, by: -8) {
+        append(UInt8(truncatingIfNeeded: value >> shift))
       }
     }
   }
@@ -262,52 +319,136 @@
       return try check(result)
     }
 
-    /// How a statement sent together with COMMIT ended.
+    /// How a transaction sent with its COMMIT ended.
     enum CommitOutcome {
-      case committed
-      /// The server refused the statement or the commit: nothing was saved.
+      /// Committed; the answers of the statements, in order.
+      case committed([PostgresResult])
+      /// The server refused a statement or the commit: nothing was saved.
       case refused(PostgresError)
       /// The connection was lost after COMMIT was sent: saved or not, nobody can tell here.
-      case unknown
+      /// The answers that did arrive, in order.
+      case unknown([PostgresResult])
     }
 
-    /// Sends `sql` and COMMIT in one round trip (libpq's pipeline mode), then reads both answers.
-    func runThenCommit(_ sql: String, _ parameters: [PostgresParameter]) -> CommitOutcome {
+    /// A statement with `$1`… bound to its parameters.
+    struct Statement {
+      let sql: String
+      var parameters: [PostgresParameter] = []
+    }
+
+    /// Sends BEGIN, `statements` and COMMIT in one round trip (libpq's pipeline mode), then
+    /// reads every answer. Each statement sees the ones before it, so a lock taken by one holds
+    /// for the next.
+    func runInOneTrip(_ statements: [Statement]) -> CommitOutcome {
       guard PQenterPipelineMode(connection) == 1 else { return .refused(failure(nil)) }
       defer { _ = PQexitPipelineMode(connection) }
-      let sent = PostgresConnection.withParameters(parameters) { values, lengths, formats in
-        PQsendQueryParams(connection, sql, Int32(values.count), nil, values, lengths, formats, 0)
+      let all = [Statement(sql: "BEGIN")] + statements + [Statement(sql: "COMMIT")]
+      for (index, statement) in all.enumerated() {
+        let sent = PostgresConnection.withParameters(statement.parameters) {
+          values, lengths, formats in
+          PQsendQueryParams(
+            connection, statement.sql, Int32(values.count), nil, values, lengths, formats, 0)
+        }
+        // Until COMMIT is queued, nothing can be saved, whatever happened to the connection.
+        guard sent == 1 else {
+          return index < all.count - 1 ? .refused(failure(nil)) : .unknown([])
+        }
       }
-      guard sent == 1, PQsendQueryParams(connection, "COMMIT", 0, nil, nil, nil, nil, 0) == 1,
-        PQpipelineSync(connection) == 1
-      else { return isLost ? .unknown : .refused(failure(nil)) }
-      // The statement's answer, then COMMIT's, each followed by NULL, then the sync.
-      guard let statement = PQgetResult(connection) else { return .unknown }
-      let statementAnswer = PostgresResult(statement)
-      if PQresultStatus(statement) != PGRES_COMMAND_OK {
-        // The server's own error (it has a SQLSTATE), even one that ends the session, means
-        // it stopped at the statement and never ran the COMMIT after it.
-        let fromServer = PQresultErrorField(statement, PostgresConnection.sqlStateField) != nil
-        if isLost && !fromServer { return .unknown }
-        return .refused(failure(statement))
+      guard PQpipelineSync(connection) == 1 else { return .unknown([]) }
+      var answers: [PostgresResult] = []
+      for index in all.indices {
+        guard let result = PQgetResult(connection) else { return .unknown(answers) }
+        let answer = PostgresResult(result)
+        // The NULL that ends each statement's answer.
+        if let extra = PQgetResult(connection) { PQclear(extra) }
+        let isCommit = index == all.count - 1
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+          // COMMIT of a transaction the server already aborted answers ROLLBACK.
+          if isCommit && answer.command != "COMMIT" {
+            drainToSync()
+            return .refused(.unavailable(place, "the server rolled the orders back"))
+          }
+          if index > 0 && !isCommit { answers.append(answer) }
+        default:
+          if !isCommit {
+            // The server's own error (it has a SQLSTATE), even one that ends the session, means
+            // it stopped there and skipped the rest, COMMIT too.
+            let fromServer = PQresultErrorField(result, PostgresConnection.sqlStateField) != nil
+            if isLost && !fromServer { return .unknown(answers) }
+          } else if isLost || endsSession(result) {
+            // An error that ends the session can come after the commit is on disk (a wait for
+            // a standby cut short), so only a plain ERROR means nothing was saved.
+            return .unknown(answers)
+          }
+          let error = failure(result)
+          drainToSync()
+          return .refused(error)
+        }
       }
-      _ = statementAnswer
-      guard PQgetResult(connection) == nil, let commit = PQgetResult(connection) else {
-        return .unknown
+      drainToSync()
+      return .committed(answers)
+    }
+
+    /// Reads and drops answers up to the pipeline's sync, so pipeline mode can end and the
+    /// connection can roll back.
+    private func drainToSync() {
+      var nulls = 0
+      while !isLost && nulls < 2 {
+        guard let result = PQgetResult(connection) else {
+          nulls += 1
+          continue
+        }
+        nulls = 0
+        let status = PQresultStatus(result)
+        PQclear(result)
+        if status == PGRES_PIPELINE_SYNC { return }
       }
-      let commitAnswer = PostgresResult(commit)
-      guard PQresultStatus(commit) == PGRES_COMMAND_OK else {
-        // An error that ends the session can come after the commit is on disk (a wait for a
-        // standby cut short), so only a plain ERROR means the orders were not saved.
-        return isLost || endsSession(commit) ? .unknown : .refused(failure(commit))
+    }
+
+    /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, with `rows` as its data, then COMMIT,
+    /// in one query string: COMMIT runs only when the server has taken every row.
+    func copyThenCommit(_ sql: String, _ rows: consuming PostgresCopyRows) -> CommitOutcome {
+      guard PQsendQuery(connection, sql + "; COMMIT") == 1 else { return .refused(failure(nil)) }
+      guard let started = PQgetResult(connection) else { return .refused(failure(nil)) }
+      let start = PostgresResult(started)
+      guard PQresultStatus(started) == PGRES_COPY_IN else {
+        let error = failure(started)
+        while let rest = PQgetResult(connection) { PQclear(rest) }
+        return .refused(error)
       }
-      // COMMIT of a transaction the server already aborted answers ROLLBACK.
-      guard commitAnswer.command == "COMMIT" else {
-        return .refused(.unavailable(place, "the server rolled the orders back"))
+      _ = start
+      let data = rows.finished()
+      let put = data.withUnsafeBytes { bytes in
+        PQputCopyData(
+          connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+          Int32(clamping: bytes.count))
       }
-      // The NULL that ends COMMIT's answer, then the sync: pipeline mode can end only then.
-      if PQgetResult(connection) == nil, let sync = PQgetResult(connection) { PQclear(sync) }
-      return .committed
+      // Before the end of the data is sent, the server can only abort the COPY.
+      guard put == 1 else { return .refused(failure(nil)) }
+      guard PQputCopyEnd(connection, nil) == 1 else { return .unknown([]) }
+      var answers: [PostgresResult] = []
+      for isCommit in [false, true] {
+        guard let result = PQgetResult(connection) else { return .unknown(answers) }
+        let answer = PostgresResult(result)
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK:
+          if isCommit && answer.command != "COMMIT" {
+            return .refused(.unavailable(place, "the server rolled the orders back"))
+          }
+          answers.append(answer)
+        default:
+          let fromServer = PQresultErrorField(result, PostgresConnection.sqlStateField) != nil
+          if isLost && (isCommit || !fromServer) || isCommit && endsSession(result) {
+            return .unknown(answers)
+          }
+          let error = failure(result)
+          while let rest = PQgetResult(connection) { PQclear(rest) }
+          return .refused(error)
+        }
+      }
+      while let rest = PQgetResult(connection) { PQclear(rest) }
+      return .committed(answers)
     }
 
     /// Runs one query and hands each row to `visit` as it arrives (libpq's single-row mode),

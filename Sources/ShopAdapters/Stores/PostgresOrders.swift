@@ -5,8 +5,9 @@
   ///
   /// `save` numbers and inserts a group in one transaction that holds an exclusive lock on the
   /// table from reading the last number to the commit, so numbers never repeat and never skip
-  /// (a sequence would skip on a rollback). The group goes in one statement from arrays, and
-  /// `synchronous_commit` is on: when COMMIT is confirmed, the orders are on the server's disk.
+  /// (a sequence would skip on a rollback). A small group goes in one round trip, numbered by
+  /// the server; a large one by binary COPY. `synchronous_commit` is on: when COMMIT is
+  /// confirmed, the orders are on the server's disk.
   ///
   ///     number bigint primary key, placed_at timestamptz, items jsonb, total bigint, payable bigint
   public final class PostgresOrders: Orders, OrderHistory {
@@ -26,10 +27,63 @@
       return try withTable { connection in try save(drafts, on: connection) }
     }
 
+    /// Groups smaller than this go in one round trip, from arrays; larger ones by COPY, whose
+    /// multi-row inserts write far less WAL per row, for two round trips.
+    static let copyFrom = 64
+
     private func save(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
-      // The lock is taken before the last number is read, and that read is its own statement,
-      // so it sees every order committed before the lock was granted.
-      var orders: [Order] = []
+      drafts.count < Self.copyFrom
+        ? try insert(drafts, on: connection) : try copy(drafts, on: connection)
+    }
+
+    /// The server numbers the rows after the last order, and answers that last number. The
+    /// INSERT is a statement after the LOCK, and under READ COMMITTED each statement takes a
+    /// new snapshot, so its `max(number)` sees every order committed before the lock was
+    /// granted; nobody else can insert until COMMIT.
+    private static let insertNumbered = """
+      WITH last AS (SELECT coalesce(max(number), 1000) AS number FROM \(table)),
+      saved AS (
+        INSERT INTO \(table) (number, placed_at, items, total, payable)
+        SELECT last.number + u.o, to_timestamp(u.t), u.i, u.s, u.p
+        FROM last, unnest($1::int8[], $2::jsonb[], $3::int8[], $4::int8[])
+          WITH ORDINALITY AS u(t, i, s, p, o)
+      )
+      SELECT number FROM last
+      """
+
+    /// LOCK, the INSERT and COMMIT sent together: one round trip for the group.
+    private func insert(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
+      let outcome = connection.runInOneTrip([
+        .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE"),
+        .init(sql: Self.insertNumbered, parameters: columns(of: drafts)),
+      ])
+      // The answers are LOCK's, then the INSERT's: the number before the group's.
+      func last(_ answers: [PostgresResult]) -> Int? {
+        answers.count == 2 ? answers[1].integer(0, 0) : nil
+      }
+      switch outcome {
+      case .committed(let answers):
+        guard let last = last(answers) else {
+          throw PostgresError.badData(connection.place, "the last order number is not a number")
+        }
+        return try Self.numbered(drafts, after: last)
+      case .refused(let error):
+        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+        throw error
+      case .unknown(let answers):
+        // An answer that never comes leaves the outcome unknown, which is not the same as
+        // failed: the orders must not be reported, nor said to be unsaved.
+        throw PostgresError.unconfirmed(
+          connection.place, first: last(answers).map { $0 &+ 1 }, count: drafts.count)
+      }
+    }
+
+    /// The lock is taken before the last number is read, and that read is its own statement,
+    /// so it sees every order committed before the lock was granted. Then the rows go by COPY,
+    /// and COMMIT follows them in the same query string.
+    private func copy(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
+      var rows = PostgresCopyRows(capacity: 120 * drafts.count)
+      let orders: [Order]
       do {
         let last = try connection.run(
           "BEGIN; LOCK TABLE \(Self.table) IN EXCLUSIVE MODE; "
@@ -37,27 +91,28 @@
         guard let lastNumber = last.integer(0, 0) else {
           throw PostgresError.badData(connection.place, "the last order number is not a number")
         }
-        orders.reserveCapacity(drafts.count)
-        var previous = lastNumber
-        for draft in drafts {
-          guard let number = Order.number(after: previous) else {
-            throw OrdersFull(last: previous)
+        orders = try Self.numbered(drafts, after: lastNumber)
+        var json: [UInt8] = []
+        for order in orders {
+          rows.startRow(fields: 5)
+          rows.append(order.number)
+          guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
+            throw PostgresError.badData(
+              connection.place, "order \(order.number): the time is out of PostgreSQL's range")
           }
-          orders.append(Order(number: number, draft: draft))
-          previous = number
+          json.removeAll(keepingCapacity: true)
+          Self.appendItems(order.lines, to: &json)
+          rows.appendJSONB(json)
+          rows.append(order.total)
+          rows.append(order.payable)
         }
       } catch {
         if !connection.isLost { _ = try? connection.run("ROLLBACK") }
         throw error
       }
-      let insert =
-        "INSERT INTO \(Self.table) (number, placed_at, items, total, payable) "
-        + "SELECT n, to_timestamp(t), i, s, p "
-        + "FROM unnest($1::int8[], $2::int8[], $3::jsonb[], $4::int8[], $5::int8[]) "
-        + "AS u(n, t, i, s, p)"
-      // An answer that never comes leaves the outcome unknown, which is not the same as
-      // failed: the orders must not be reported, nor said to be unsaved.
-      switch connection.runThenCommit(insert, columns(of: orders)) {
+      let sql =
+        "COPY \(Self.table) (number, placed_at, items, total, payable) FROM STDIN (FORMAT binary)"
+      switch connection.copyThenCommit(sql, rows) {
       case .committed:
         return orders
       case .refused(let error):
@@ -65,31 +120,39 @@
         throw error
       case .unknown:
         throw PostgresError.unconfirmed(
-          connection.place, first: orders.first?.number ?? Order.firstNumber,
-          last: orders.last?.number ?? Order.firstNumber, count: orders.count)
+          connection.place, first: orders.first?.number, count: orders.count)
       }
     }
 
-    /// The five arrays the INSERT reads, in the binary format: nothing to quote or escape.
-    private func columns(of orders: [Order]) -> [PostgresParameter] {
-      var numbers = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
-      var times = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
-      var items = PostgresArray(elementType: PostgresArray.jsonb, capacity: 100 * orders.count)
-      var totals = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
-      var payables = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * orders.count)
+    /// The drafts as orders numbered on from `last`.
+    private static func numbered(_ drafts: [Draft], after last: Int) throws -> [Order] {
+      var orders: [Order] = []
+      orders.reserveCapacity(drafts.count)
+      var previous = last
+      for draft in drafts {
+        guard let number = Order.number(after: previous) else { throw OrdersFull(last: previous) }
+        orders.append(Order(number: number, draft: draft))
+        previous = number
+      }
+      return orders
+    }
+
+    /// The four arrays the INSERT reads, in the binary format: nothing to quote or escape.
+    private func columns(of drafts: [Draft]) -> [PostgresParameter] {
+      var times = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * drafts.count)
+      var items = PostgresArray(elementType: PostgresArray.jsonb, capacity: 100 * drafts.count)
+      var totals = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * drafts.count)
+      var payables = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * drafts.count)
       var json: [UInt8] = []
-      for order in orders {
-        numbers.append(order.number)
-        times.append(Int(order.placedAt.secondsSince1970))
-        totals.append(order.total)
-        payables.append(order.payable)
+      for draft in drafts {
+        times.append(Int(draft.placedAt.secondsSince1970))
+        totals.append(draft.total)
+        payables.append(Order.payable(total: draft.total))
         json.removeAll(keepingCapacity: true)
-        Self.appendItems(order.lines, to: &json)
+        Self.appendItems(draft.lines, to: &json)
         items.appendJSONB(json)
       }
-      return [
-        numbers.parameter, times.parameter, items.parameter, totals.parameter, payables.parameter,
-      ]
+      return [times.parameter, items.parameter, totals.parameter, payables.parameter]
     }
 
     /// `[{"sku":"pen","quantity":2,"price":30}]`, the items as the orders file writes them.
