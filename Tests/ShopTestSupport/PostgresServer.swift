@@ -1,6 +1,11 @@
 #if PostgreSQL
   import Foundation
-  import Glibc
+
+  #if canImport(Darwin)
+    import Darwin
+  #elseif canImport(Glibc)
+    import Glibc
+  #endif
 
   /// A throwaway PostgreSQL server in a private folder: trust auth, a free TCP port on
   /// 127.0.0.1 and a Unix socket in the folder. Stopped and removed when it goes away.
@@ -121,7 +126,8 @@
     private func command(_ arguments: [String]) throws {
       let argv = asRoot ? ["runuser", "-u", "postgres", "--"] + arguments : arguments
       try PostgresServer.shell(
-        #"for fd in /proc/$$/fd/*; do n=${fd##*/}; [ "$n" -gt 2 ] && eval "exec $n>&-"; done; "#
+        #"max=$(ulimit -n); [ "$max" -gt 4096 ] && max=4096; "#
+          + #"for ((n = 3; n < max; n++)); do eval "exec $n>&-"; done; "#
           + #"exec "$@" </dev/null >>"$0/commands.log" 2>&1"#, [folder] + argv)
     }
 
