@@ -7,13 +7,6 @@ import Testing
   /// kill -9, a server that stops, a big batch over TCP and a Unix socket.
   @Suite(.serialized, .enabled(if: PostgresServer.available, "no PostgreSQL server binaries"))
   struct PostgresTests {
-    func reportedNumbers(_ stdout: String) -> [Int] {
-      stdout.split(separator: "\n").compactMap { line in
-        line.hasPrefix("order ")
-          ? line.split(separator: " ").dropFirst().first.flatMap { Int($0) } : nil
-      }
-    }
-
     func savedNumbers(_ server: PostgresServer, _ database: String) throws -> [Int] {
       try server.sql("SELECT number FROM shop_orders ORDER BY number", database: database)
         .split(separator: "\n").compactMap { Int($0) }
@@ -81,32 +74,11 @@ import Testing
         let database = try server.makeDatabase()
         let uri = server.tcpURI(database)
         try shop.run("place", "--orders", uri, "lamp=1")
-        let pipe = Pipe()
-        let stdout = shop.folder.file("killed.\(moment)")
-        try Data().write(to: URL(fileURLWithPath: stdout))
-        let batch = Process()
-        batch.executableURL = URL(fileURLWithPath: Shop.binary)
-        batch.arguments = ["batch", "--orders", uri]
-        batch.standardInput = pipe
-        batch.standardOutput = FileHandle(forWritingAtPath: stdout)
-        try batch.run()
-        try pipe.fileHandleForReading.close()
-        let writer = pipe.fileHandleForWriting
-        Thread.detachNewThread {
-          for chunk in chunks {
-            guard (try? writer.write(contentsOf: chunk)) != nil else { break }
-            usleep(2000)
-          }
-          try? writer.close()
-        }
-        usleep(useconds_t(100_000 + random.next() % 400_000))
-        kill(batch.processIdentifier, SIGKILL)
-        batch.waitUntilExit()
+        let reported = try shop.batchKilled(
+          ["--orders", uri], feeding: chunks, after: useconds_t(100_000 + random.next() % 400_000))
         // The server may still be running the dead batch's last INSERT and COMMIT, sent
         // before the kill: wait for its session to end before counting.
         try server.waitForNoSessions(database)
-        let reported = reportedNumbers(
-          String(decoding: FileManager.default.contents(atPath: stdout) ?? Data(), as: UTF8.self))
         let saved = try savedNumbers(server, database)
         if !reported.isEmpty && saved.count < 30_001 { partial += 1 }
         #expect(
@@ -158,7 +130,7 @@ import Testing
         run.stderr.hasPrefix("Error: the orders database '\(database)' on 127.0.0.1:\(server.port)")
       )
       #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
-      let reported = reportedNumbers(run.stdout)
+      let reported = Shop.reportedNumbers(run.stdout)
       #expect(reported.count >= 50, "the stop came before any report")
 
       try server.start()

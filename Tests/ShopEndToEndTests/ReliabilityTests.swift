@@ -17,13 +17,6 @@ struct ReliabilityTests {
     }
   }
 
-  func reportedNumbers(_ stdout: String) -> [Int] {
-    stdout.split(separator: "\n").compactMap { line in
-      line.hasPrefix("order ")
-        ? line.split(separator: " ").dropFirst().first.flatMap { Int($0) } : nil
-    }
-  }
-
   @Test func eightProcessesPlacingAndABatchBesideThemShareOneFile() throws {
     let shop = try Shop()
     let orders = shop.folder.file("orders.jsonl")
@@ -70,29 +63,9 @@ struct ReliabilityTests {
       try handle.write(contentsOf: Data(#"{"number":1002,"it"#.utf8))
       try handle.close()
       let before = try savedNumbers(orders)
-      let pipe = Pipe()
-      let stdout = shop.folder.file("killed.\(moment)")
-      try Data().write(to: URL(fileURLWithPath: stdout))
-      let batch = Process()
-      batch.executableURL = URL(fileURLWithPath: Shop.binary)
-      batch.arguments = ["batch", "--orders", orders]
-      batch.standardInput = pipe
-      batch.standardOutput = FileHandle(forWritingAtPath: stdout)
-      try batch.run()
-      try pipe.fileHandleForReading.close()  // Only the batch reads: its death breaks the pipe.
-      let writer = pipe.fileHandleForWriting
-      Thread.detachNewThread {
-        for chunk in chunks {
-          guard (try? writer.write(contentsOf: chunk)) != nil else { break }
-          usleep(2000)
-        }
-        try? writer.close()
-      }
-      usleep(useconds_t(30_000 + random.next() % 500_000))
-      kill(batch.processIdentifier, SIGKILL)
-      batch.waitUntilExit()
-      let reported = reportedNumbers(
-        String(decoding: FileManager.default.contents(atPath: stdout) ?? Data(), as: UTF8.self))
+      let reported = try shop.batchKilled(
+        ["--orders", orders], feeding: chunks,
+        after: useconds_t(30_000 + random.next() % 500_000))
       let saved = try savedNumbers(orders)
       if !reported.isEmpty && saved.count - before.count < 60_000 { partial += 1 }
       #expect(
@@ -116,14 +89,14 @@ struct ReliabilityTests {
     var last = Run(status: 0, stdout: "", stderr: "")
     for _ in 0..<1000 where last.status == 0 {
       last = try shop.run("place", "--orders", orders, "pen=1", "lamp=2", "ink-\(reported.count)=1")
-      reported += reportedNumbers(last.stdout)
+      reported += Shop.reportedNumbers(last.stdout)
     }
     // ink-N is unknown to the built-in catalog: place pens and lamps until the disk is full.
     #expect(reported.isEmpty)
     last = Run(status: 0, stdout: "", stderr: "")
     for _ in 0..<1000 where last.status == 0 {
       last = try shop.run("place", "--orders", orders, "pen=1", "lamp=2")
-      reported += reportedNumbers(last.stdout)
+      reported += Shop.reportedNumbers(last.stdout)
     }
     #expect(last.status == 74)
     #expect(last.stderr == "Error: cannot write '\(orders)': No space left on device\n")
@@ -134,7 +107,7 @@ struct ReliabilityTests {
       ["batch", "--orders", orders], input: String(repeating: "pen=1\n", count: 500))
     #expect(batch.status == 74)
     #expect(batch.stderr.split(separator: "\n").count == 1)
-    reported += reportedNumbers(batch.stdout)
+    reported += Shop.reportedNumbers(batch.stdout)
     #expect(try savedNumbers(orders) == reported)
     #expect(try shop.run("orders", "--orders", orders).status == 0)
   }

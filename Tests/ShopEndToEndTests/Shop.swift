@@ -191,3 +191,48 @@ extension Shop {
     )
   }
 }
+
+extension Shop {
+  /// The numbers of the orders a run reported, from its `order N for P` lines.
+  static func reportedNumbers(_ stdout: String) -> [Int] {
+    stdout.split(separator: "\n").compactMap { line in
+      line.hasPrefix("order ")
+        ? line.split(separator: " ").dropFirst().first.flatMap { Int($0) } : nil
+    }
+  }
+
+  /// Runs `shop batch` with `arguments`, its standard input a pipe fed `chunks` a few
+  /// milliseconds apart (so it commits many small groups), and kills it with SIGKILL after
+  /// `delay` microseconds, wherever it is among writes, syncs and reports.
+  /// - Returns: the numbers of the orders it reported before it died.
+  func batchKilled(_ arguments: [String], feeding chunks: [Data], after delay: useconds_t)
+    throws -> [Int]
+  {
+    signal(SIGPIPE, SIG_IGN)  // Writing to the killed batch must fail, not kill the tests.
+    runs += 1
+    let stdout = folder.file("killed.\(runs)")
+    try Data().write(to: URL(fileURLWithPath: stdout))
+    let pipe = Pipe()
+    let batch = Process()
+    batch.executableURL = URL(fileURLWithPath: Shop.binary)
+    batch.arguments = ["batch"] + arguments
+    batch.environment = ["HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"]
+    batch.standardInput = pipe
+    batch.standardOutput = FileHandle(forWritingAtPath: stdout)
+    try batch.run()
+    try pipe.fileHandleForReading.close()  // Only the batch reads: its death breaks the pipe.
+    let writer = pipe.fileHandleForWriting
+    Thread.detachNewThread {
+      for chunk in chunks {
+        guard (try? writer.write(contentsOf: chunk)) != nil else { break }
+        usleep(2000)
+      }
+      try? writer.close()
+    }
+    usleep(delay)
+    kill(batch.processIdentifier, SIGKILL)
+    batch.waitUntilExit()
+    return Shop.reportedNumbers(
+      String(decoding: FileManager.default.contents(atPath: stdout) ?? Data(), as: UTF8.self))
+  }
+}

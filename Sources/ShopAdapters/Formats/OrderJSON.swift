@@ -84,6 +84,20 @@ enum OrderJSON {
     return try parser.order()
   }
 
+  static func order(from line: [UInt8]) throws(OrderJSONError) -> Order {
+    var order: Order?
+    var failure = OrderJSONError.notAnObject
+    line.withUnsafeBufferPointer { bytes in
+      do throws(OrderJSONError) {
+        order = try self.order(from: bytes)
+      } catch {
+        failure = error
+      }
+    }
+    guard let order else { throw failure }
+    return order
+  }
+
   /// Whether `bytes` could be the start of the line the encoder writes for order `number`:
   /// the only torn tail a writer may cut, since anything else is a file `shop` did not write.
   static func isStartOfLine(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
@@ -196,40 +210,27 @@ extension JSONParser {
     var payable: Int?
     var placedAt: Timestamp?
     var lines: [OrderLine]?
-    var otherKeys: [String] = []
-    var otherKey = ""
-    skipSpace()
-    if !consume(UInt8(ascii: "}")) {
-      repeat {
-        skipSpace()
-        let key = try self.key(otherKey: &otherKey)
-        skipSpace()
-        guard consume(UInt8(ascii: ":")) else { throw .notAnObject }
-        skipSpace()
-        switch key {
-        case .number:
-          guard number == nil else { throw .notAnObject }
-          number = try integer(named: "number")
-        case .total:
-          guard total == nil else { throw .notAnObject }
-          total = try integer(named: "total")
-        case .payable:
-          guard payable == nil else { throw .notAnObject }
-          payable = try integer(named: "payable")
-        case .placedAt:
-          guard placedAt == nil else { throw .notAnObject }
-          placedAt = try time()
-        case .items:
-          guard lines == nil else { throw .notAnObject }
-          lines = try items()
-        case .sku, .quantity, .price:
-          try skipOther("\(key.name)", &otherKeys)
-        case .other:
-          try skipOther(otherKey, &otherKeys)
-        }
-        skipSpace()
-      } while consume(UInt8(ascii: ","))
-      guard consume(UInt8(ascii: "}")) else { throw .notAnObject }
+    try members { parser, key throws(OrderJSONError) in
+      switch key {
+      case .number:
+        guard number == nil else { throw .notAnObject }
+        number = try parser.integer(named: "number")
+      case .total:
+        guard total == nil else { throw .notAnObject }
+        total = try parser.integer(named: "total")
+      case .payable:
+        guard payable == nil else { throw .notAnObject }
+        payable = try parser.integer(named: "payable")
+      case .placedAt:
+        guard placedAt == nil else { throw .notAnObject }
+        placedAt = try parser.time()
+      case .items:
+        guard lines == nil else { throw .notAnObject }
+        lines = try parser.items()
+      case .sku, .quantity, .price, .other:
+        return false
+      }
+      return true
     }
     skipSpace()
     guard position == bytes.count else { throw .notAnObject }
@@ -360,10 +361,30 @@ extension JSONParser {
     return key
   }
 
-  /// Checks the value of a key an order does not use, and that the key is not given twice.
-  private mutating func skipOther(_ name: String, _ seen: inout [String]) throws(OrderJSONError) {
-    guard !seen.contains(name), value() != nil else { throw .notAnObject }
-    seen.append(name)
+  /// Reads an object's members, its `{` already consumed, up to and with its `}`. `read`
+  /// reads the value of a key it uses and returns true; the value of any other key is checked
+  /// as JSON and skipped, and no key may come twice.
+  private mutating func members(
+    _ read: (inout JSONParser, Key) throws(OrderJSONError) -> Bool
+  ) throws(OrderJSONError) {
+    var others: [String] = []
+    var otherKey = ""
+    skipSpace()
+    if consume(UInt8(ascii: "}")) { return }
+    repeat {
+      skipSpace()
+      let key = try self.key(otherKey: &otherKey)
+      skipSpace()
+      guard consume(UInt8(ascii: ":")) else { throw .notAnObject }
+      skipSpace()
+      if try !read(&self, key) {
+        let name = key == .other ? otherKey : "\(key.name)"
+        guard !others.contains(name), value() != nil else { throw .notAnObject }
+        others.append(name)
+      }
+      skipSpace()
+    } while consume(UInt8(ascii: ","))
+    guard consume(UInt8(ascii: "}")) else { throw .notAnObject }
   }
 
   /// The bytes of a string with no escape and no control byte, consumed with its quotes; nil
@@ -467,34 +488,21 @@ extension JSONParser {
     var sku: String?
     var quantity: Int?
     var price: Int?
-    var otherKeys: [String] = []
-    var otherKey = ""
-    skipSpace()
-    if !consume(UInt8(ascii: "}")) {
-      repeat {
-        skipSpace()
-        let key = try self.key(otherKey: &otherKey)
-        skipSpace()
-        guard consume(UInt8(ascii: ":")) else { throw .notAnObject }
-        skipSpace()
-        switch key {
-        case .sku:
-          guard sku == nil else { throw .notAnObject }
-          sku = try skuText()
-        case .quantity:
-          guard quantity == nil else { throw .notAnObject }
-          quantity = try itemInteger()
-        case .price:
-          guard price == nil else { throw .notAnObject }
-          price = try itemInteger()
-        case .number, .total, .payable, .placedAt, .items:
-          try skipOther("\(key.name)", &otherKeys)
-        case .other:
-          try skipOther(otherKey, &otherKeys)
-        }
-        skipSpace()
-      } while consume(UInt8(ascii: ","))
-      guard consume(UInt8(ascii: "}")) else { throw .notAnObject }
+    try members { parser, key throws(OrderJSONError) in
+      switch key {
+      case .sku:
+        guard sku == nil else { throw .notAnObject }
+        sku = try parser.skuText()
+      case .quantity:
+        guard quantity == nil else { throw .notAnObject }
+        quantity = try parser.itemInteger()
+      case .price:
+        guard price == nil else { throw .notAnObject }
+        price = try parser.itemInteger()
+      case .number, .total, .payable, .placedAt, .items, .other:
+        return false
+      }
+      return true
     }
     guard let sku, let quantity, quantity > 0, let price, price >= 0 else { throw .badItem }
     return OrderLine(sku: sku, quantity: quantity, price: price)

@@ -93,19 +93,13 @@ public final class FileOrders: Orders, OrderHistory {
     let start = try self.newline(before: newline, in: file).map { $0 + 1 } ?? 0
     var line = [UInt8](repeating: 0, count: newline - start)
     try read(file, into: &line, at: start)
-    var previous: Order?
-    var failure = OrderJSONError.notAnObject
-    line.withUnsafeBufferPointer { bytes in
-      do throws(OrderJSONError) {
-        previous = try OrderJSON.order(from: bytes)
-      } catch {
-        failure = error
-      }
-    }
-    guard let previous else {
+    let previous: Order
+    do {
+      previous = try OrderJSON.order(from: line)
+    } catch {
       throw .badData(
         path, line: try lineNumber(at: start, in: file),
-        reason: "not an order: \(failure.reason); nothing was changed")
+        reason: "not an order: \(error.reason); nothing was changed")
     }
     guard Order.number(after: previous.number) != last.number else { return }
     throw .badData(
@@ -401,19 +395,13 @@ public final class FileOrders: Orders, OrderHistory {
       line = [UInt8](repeating: 0, count: lastNewline - start)
       try read(file, into: &line, at: start)
     }
-    var order: Order?
-    var failure = OrderJSONError.notAnObject
-    line.withUnsafeBufferPointer { bytes in
-      do throws(OrderJSONError) {
-        order = try OrderJSON.order(from: bytes)
-      } catch {
-        failure = error
-      }
-    }
-    guard let order else {
+    let order: Order
+    do {
+      order = try OrderJSON.order(from: line)
+    } catch {
       throw .badData(
         path, line: try lineNumber(at: start, in: file),
-        reason: "the last order is unreadable (\(failure.reason))"
+        reason: "the last order is unreadable (\(error.reason))"
           + (writing ? "; nothing was changed" : ""))
     }
     return LastLine(start: start, end: lastNewline + 1, order: order)
