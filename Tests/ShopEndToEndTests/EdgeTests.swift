@@ -112,6 +112,19 @@ struct EdgeTests {
     #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes")
   }
 
+  @Test func aSymbolicLinkToAFileNotYetMadeIsFollowed() throws {
+    let shop = try Shop()
+    try FileManager.default.createDirectory(
+      atPath: shop.folder.file("data"), withIntermediateDirectories: false)
+    try FileManager.default.createSymbolicLink(
+      atPath: shop.folder.file("o.jsonl"), withDestinationPath: "data/orders.jsonl")
+    let run = try shop.run("place", "--orders", shop.folder.file("o.jsonl"), "pen=1")
+    #expect(run.status == 0, "\(run)")
+    #expect(try orderNumbers(shop.folder.file("data/orders.jsonl")) == [1001])
+    let count = try shop.run("orders", "--orders", shop.folder.file("o.jsonl"), "--count")
+    #expect(count.stdout == "1\n")
+  }
+
   @Test func aTornTailForAnotherNumberIsNotCut() throws {
     let shop = try Shop()
     let orders = shop.folder.file("o.jsonl")

@@ -490,8 +490,14 @@ public final class FileOrders: Orders, OrderHistory {
       do throws(SystemError) {
         do {
           file = try Descriptor.open(path, .createNew)
-        } catch  where error.isExisting {  // Another process created it first.
-          file = try Descriptor.open(path, .append)
+        } catch  where error.isExisting {
+          // Another process created it first, or the path is a symbolic link to a file that
+          // does not exist yet, which O_EXCL will not follow.
+          do {
+            file = try Descriptor.open(path, .append)
+          } catch  where error.isMissing {
+            file = try Descriptor.open(path, .createThroughLink)
+          }
         }
       } catch {
         throw .cannotCreate(path, error)

@@ -105,6 +105,9 @@ public final class Descriptor: Sendable {
     case append
     /// Reading and appending to a file this call creates; fails if it exists.
     case createNew
+    /// Reading and appending, creating the file if it is missing: for the target of a
+    /// symbolic link that points at no file yet, which `createNew` refuses.
+    case createThroughLink
   }
 
   /// Opens `path`. Except for `.readStream`, a FIFO opens at once (O_NONBLOCK) so the caller
@@ -118,10 +121,11 @@ public final class Descriptor: Sendable {
     case .readStream: flags = O_RDONLY | O_CLOEXEC | O_NOCTTY
     case .append: flags = O_RDWR | O_APPEND | common
     case .createNew: flags = O_RDWR | O_APPEND | O_CREAT | O_EXCL | common
+    case .createThroughLink: flags = O_RDWR | O_APPEND | O_CREAT | common
     }
     let raw = try retrying("open") {
       path.withCString { name in
-        access == .createNew ? systemOpen(name, flags, 0o644) : systemOpen(name, flags, 0)
+        flags & O_CREAT != 0 ? systemOpen(name, flags, 0o644) : systemOpen(name, flags, 0)
       }
     }
     let descriptor = Descriptor(raw: raw, owned: true)
