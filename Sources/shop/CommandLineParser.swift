@@ -110,7 +110,16 @@ struct CommandLineParser {
       } else {
         guard index < arguments.count,
           arguments[index] == [UInt8(ascii: "-")] || arguments[index].first != UInt8(ascii: "-")
-        else { throw error("missing value for '\(option.long) <\(value.name)>'", command) }
+        else {
+          // `--last -1` is a number out of range, not an option: say so.
+          if value.kind == .number, index < arguments.count,
+            arguments[index].dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            arguments[index].count > 1
+          {
+            try check(arguments[index], value.kind, "'\(option.long)'", command)
+          }
+          throw error("missing value for '\(option.long) <\(value.name)>'", command)
+        }
         given = arguments[index]
         index += 1
       }

@@ -88,7 +88,11 @@ struct UsageTests {
       ["orders", "--last", "0"],
       "Error: '--last' must be a whole number from 1, not '0'\n\(ordersUsage)"
     ),
-    (["orders", "--last", "-1"], "Error: missing value for '--last <n>'\n\(ordersUsage)"),
+    (
+      ["orders", "--last", "-1"],
+      "Error: '--last' must be a whole number from 1, not '-1'\n\(ordersUsage)"
+    ),
+    (["orders", "--last", "--json"], "Error: missing value for '--last <n>'\n\(ordersUsage)"),
     (
       ["orders", "extra"],
       "Error: NUMBER must be a whole number from 1, not 'extra'\n\(ordersUsage)"
