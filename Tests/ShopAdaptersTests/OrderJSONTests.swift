@@ -47,7 +47,7 @@ struct OrderJSONTests {
 
   @Test func stringsCanNotBreakOut() {
     var bytes: [UInt8] = []
-    OrderJSON.appendString("a\"b\\c\nd\u{1}e\u{7F}", to: &bytes)
+    ByteWriter.appendJSONString("a\"b\\c\nd\u{1}e\u{7F}", to: &bytes)
     #expect(String(decoding: bytes, as: UTF8.self) == #""a\"b\\c\u000ad\u0001e\u007f""#)
     #expect(!bytes.contains(UInt8(ascii: "\n")))
   }
@@ -55,7 +55,7 @@ struct OrderJSONTests {
   @Test func integersOfEveryWidth() {
     for value in [0, 7, 10, 1001, -5, Int.max, Int.min] {
       var bytes: [UInt8] = []
-      OrderJSON.appendInt(value, to: &bytes)
+      ByteWriter.appendDecimal(value, to: &bytes)
       #expect(String(decoding: bytes, as: UTF8.self) == String(value))
     }
   }

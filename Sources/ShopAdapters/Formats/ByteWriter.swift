@@ -93,6 +93,16 @@ struct ByteWriter {
     put(UInt8(ascii: "\""))
   }
 
+  /// Appends `value` in decimal.
+  static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+    append(to: &bytes, capacity: 20) { $0.put(value) }
+  }
+
+  /// Appends `text` as a JSON string, quotes included.
+  static func appendJSONString(_ text: String, to bytes: inout [UInt8]) {
+    append(to: &bytes, capacity: jsonStringBound(text)) { $0.putJSONString(text) }
+  }
+
   /// The most bytes ``putJSONString(_:)`` can write for `text`.
   static func jsonStringBound(_ text: String) -> Int {
     2 + 6 * text.utf8.count

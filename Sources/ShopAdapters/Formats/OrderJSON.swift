@@ -27,15 +27,8 @@ enum OrderJSON {
         writer.putObjectStart(line: line)
         writer.put(Fragment.number)
         writer.put(order.number)
-        for (index, item) in order.lines.enumerated() {
-          writer.put(index == 0 ? Fragment.firstSKU : Fragment.nextSKU)
-          writer.putJSONString(item.sku)
-          writer.put(Fragment.quantity)
-          writer.put(item.quantity)
-          writer.put(Fragment.price)
-          writer.put(item.price)
-          writer.put(UInt8(ascii: "}"))
-        }
+        writer.put(Fragment.items)
+        writer.putItems(order.lines)
         writer.put(Fragment.total)
         writer.put(order.total)
         writer.put(Fragment.payable)
@@ -50,7 +43,9 @@ enum OrderJSON {
   /// The fixed text between the values, as bytes once rather than a literal's UTF-8 view.
   fileprivate enum Fragment {
     static let number = Array(#""number":"#.utf8)
+    static let items = Array(#","items":["#.utf8)
     static let firstSKU = Array(#","items":[{"sku":"#.utf8)
+    static let sku = Array(#"{"sku":"#.utf8)
     static let nextSKU = Array(#",{"sku":"#.utf8)
     static let quantity = Array(#","quantity":"#.utf8)
     static let price = Array(#","price":"#.utf8)
@@ -66,13 +61,15 @@ enum OrderJSON {
     ByteWriter.append(to: &bytes, capacity: 32) { $0.putObjectStart(line: line) }
   }
 
-  static func appendInt(_ value: Int, to bytes: inout [UInt8]) {
-    ByteWriter.append(to: &bytes, capacity: 20) { $0.put(value) }
-  }
-
-  static func appendString(_ text: String, to bytes: inout [UInt8]) {
-    ByteWriter.append(to: &bytes, capacity: ByteWriter.jsonStringBound(text)) {
-      $0.putJSONString(text)
+  /// `[{"sku":"pen","quantity":2,"price":30},…]`: the items as an order line writes them, for
+  /// a store that keeps them apart from the rest of the order.
+  static func appendItems(_ lines: [OrderLine], to bytes: inout [UInt8]) {
+    var bound = 2
+    for item in lines { bound += 96 + ByteWriter.jsonStringBound(item.sku) }
+    ByteWriter.append(to: &bytes, capacity: bound) { writer in
+      writer.put(UInt8(ascii: "["))
+      writer.putItems(lines)
+      writer.put(UInt8(ascii: "]"))
     }
   }
 
@@ -103,7 +100,7 @@ enum OrderJSON {
   static func isStartOfLine(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
     var head: [UInt8] = [UInt8(ascii: "{")]
     head.append(contentsOf: Fragment.number)
-    appendInt(number, to: &head)
+    ByteWriter.appendDecimal(number, to: &head)
     head.append(contentsOf: Fragment.firstSKU)
     head.append(UInt8(ascii: "\""))
     var match = PrefixMatch(bytes: bytes)
@@ -187,6 +184,19 @@ struct OrderJSONError: Error, Equatable {
 }
 
 extension ByteWriter {
+  /// Each item as `{"sku":"pen","quantity":2,"price":30}`, separated by commas.
+  fileprivate mutating func putItems(_ lines: [OrderLine]) {
+    for (index, item) in lines.enumerated() {
+      put(index == 0 ? OrderJSON.Fragment.sku : OrderJSON.Fragment.nextSKU)
+      putJSONString(item.sku)
+      put(OrderJSON.Fragment.quantity)
+      put(item.quantity)
+      put(OrderJSON.Fragment.price)
+      put(item.price)
+      put(UInt8(ascii: "}"))
+    }
+  }
+
   fileprivate mutating func putObjectStart(line: Int?) {
     put(UInt8(ascii: "{"))
     if let line {

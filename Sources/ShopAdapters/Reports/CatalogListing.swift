@@ -16,14 +16,14 @@ public struct CatalogListing {
       line.removeAll(keepingCapacity: true)
       if json {
         line.append(contentsOf: #"{"sku":"#.utf8)
-        OrderJSON.appendString(entry.sku, to: &line)
+        ByteWriter.appendJSONString(entry.sku, to: &line)
         line.append(contentsOf: #","price":"#.utf8)
-        OrderJSON.appendInt(entry.price, to: &line)
+        ByteWriter.appendDecimal(entry.price, to: &line)
         line.append(UInt8(ascii: "}"))
       } else {
         line.append(contentsOf: entry.sku.utf8)
         line.append(UInt8(ascii: " "))
-        OrderJSON.appendInt(entry.price, to: &line)
+        ByteWriter.appendDecimal(entry.price, to: &line)
       }
       line.append(UInt8(ascii: "\n"))
       output.write(line)

@@ -21,7 +21,7 @@ public final class JSONReport: Report {
       bytes.append(contentsOf: #""unknown":["#.utf8)
       for (index, sku) in skus.enumerated() {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
-        OrderJSON.appendString(sku, to: &bytes)
+        ByteWriter.appendJSONString(sku, to: &bytes)
       }
       bytes.append(contentsOf: "]}\n".utf8)
     case .tooLarge:
@@ -39,7 +39,7 @@ public final class JSONReport: Report {
   private func appendError(_ message: String, line: Int?) {
     OrderJSON.appendObjectStart(line: line, to: &bytes)
     bytes.append(contentsOf: #""error":"#.utf8)
-    OrderJSON.appendString(message, to: &bytes)
+    ByteWriter.appendJSONString(message, to: &bytes)
     bytes.append(contentsOf: "}\n".utf8)
   }
 }

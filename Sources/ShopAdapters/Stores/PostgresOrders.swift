@@ -101,7 +101,7 @@
               connection.place, "order \(order.number): the time is out of PostgreSQL's range")
           }
           json.removeAll(keepingCapacity: true)
-          Self.appendItems(order.lines, to: &json)
+          OrderJSON.appendItems(order.lines, to: &json)
           rows.appendJSONB(json)
           rows.append(order.total)
           rows.append(order.payable)
@@ -149,25 +149,10 @@
         totals.append(draft.total)
         payables.append(Order.payable(total: draft.total))
         json.removeAll(keepingCapacity: true)
-        Self.appendItems(draft.lines, to: &json)
+        OrderJSON.appendItems(draft.lines, to: &json)
         items.appendJSONB(json)
       }
       return [times.parameter, items.parameter, totals.parameter, payables.parameter]
-    }
-
-    /// `[{"sku":"pen","quantity":2,"price":30}]`, the items as the orders file writes them.
-    static func appendItems(_ lines: [OrderLine], to bytes: inout [UInt8]) {
-      bytes.append(UInt8(ascii: "["))
-      for (index, line) in lines.enumerated() {
-        bytes.append(contentsOf: (index == 0 ? #"{"sku":"# : #",{"sku":"#).utf8)
-        OrderJSON.appendString(line.sku, to: &bytes)
-        bytes.append(contentsOf: #","quantity":"#.utf8)
-        OrderJSON.appendInt(line.quantity, to: &bytes)
-        bytes.append(contentsOf: #","price":"#.utf8)
-        OrderJSON.appendInt(line.price, to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
-      }
-      bytes.append(UInt8(ascii: "]"))
     }
 
     // MARK: - Reading
