@@ -72,9 +72,9 @@ public enum CartSyntax {
   }
 
   /// The text between single quotes as it was typed when it is valid UTF-8, with only what
-  /// could hide or fake text escaped as `\xNN` per byte: invalid UTF-8, control characters
-  /// (C0, DEL, C1), bidirectional overrides, line separators, and the quote and backslash
-  /// themselves. An error message stays one honest line, and `café` reads as `café`.
+  /// could hide or fake text escaped as `\xNN` per byte: invalid UTF-8 and control characters
+  /// (C0, DEL, C1, and the invisible ones that reorder or break a line). An error message
+  /// stays one honest line, and `café` reads as `café`.
   public static func quoted(_ bytes: some Sequence<UInt8>) -> String {
     var text = "'"
     var rest = Array(bytes)[...]
@@ -119,7 +119,7 @@ public enum CartSyntax {
 
   private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
-    case 0x00..<0x20, 0x7F...0x9F, 0x27, 0x5C: return true
+    case 0x00..<0x20, 0x7F...0x9F: return true
     case 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: return true
     default: return false
     }

@@ -49,11 +49,17 @@ enum Completions {
       \(function)() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev="" command="" i
         ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
-        # bash splits --name=value at '=': the option is then the word before it.
+        # bash splits --name=value and SKU=QTY at '=': the name is then the word before it.
+        local equals=0
         if [[ $cur == = ]]; then
-          cur=""
+          cur="" equals=1
         elif [[ $prev == = ]] && ((COMP_CWORD > 1)); then
-          prev=${COMP_WORDS[COMP_CWORD - 2]}
+          prev=${COMP_WORDS[COMP_CWORD - 2]} equals=1
+        fi
+        # After SKU= comes a quantity: there is nothing to offer.
+        if ((equals)) && [[ $prev != -* ]]; then
+          COMPREPLY=()
+          return
         fi
         for ((i = 1; i < COMP_CWORD; i++)); do
           case ${COMP_WORDS[i]} in

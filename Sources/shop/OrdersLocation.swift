@@ -29,7 +29,8 @@ struct NoOrdersLocation: ShopError {
 struct PostgreSQLNotBuilt: ShopError {
   var status: ExitStatus { .usage }
   var message: String {
-    "--orders: a postgres:// URI needs PostgreSQL, which this shop was built without; "
-      + "build it with `swift build --traits PostgreSQL`"
+    "the orders are at a postgres:// URI (from --orders or SHOP_ORDERS), which needs "
+      + "PostgreSQL, and this shop was built without it; build it with "
+      + "`swift build --traits PostgreSQL`"
   }
 }

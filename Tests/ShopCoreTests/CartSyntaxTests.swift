@@ -32,7 +32,7 @@ struct CartSyntaxTests {
     ("pen=1000001", .badQuantity("'pen=1000001'")),
     ("pen=99999999999999999999999", .badQuantity("'pen=99999999999999999999999'")),
     ("p n=1", .badSKU("'p n=1'")),
-    ("p'n=1", .badSKU("'p\\x27n=1'")),
+    ("p'n=1", .badSKU("'p'n=1'")),
     ("p\"n=1", .badSKU("'p\"n=1'")),
     ("p\u{1}n=1", .badSKU("'p\\x01n=1'")),
     ("pé=1", .badSKU("'pé=1'")),
@@ -92,7 +92,7 @@ struct CartSyntaxTests {
     #expect(CartSyntax.quoted(Array("café=1".utf8)) == "'café=1'")
     #expect(CartSyntax.quoted(Array("ペン=1".utf8)) == "'ペン=1'")
     #expect(CartSyntax.quoted([0x70, 0xC3, 0x28]) == "'p\\xC3('")
-    #expect(CartSyntax.quoted(Array("a\u{1B}b'c".utf8)) == "'a\\x1Bb\\x27c'")
+    #expect(CartSyntax.quoted(Array("a\u{1B}b'c\\d".utf8)) == "'a\\x1Bb'c\\d'")
     guard case .failure(let error) = parse(["café=1"]) else {
       Issue.record("café is not a SKU")
       return

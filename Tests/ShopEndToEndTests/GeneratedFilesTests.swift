@@ -53,6 +53,9 @@ struct GeneratedFilesTests {
       (["shop", "place", "--qu"], "--quiet"),
       (["shop", "place", "la"], "lamp="),
       (["shop", "place", "pen=1", ""], "lamp= pen="),
+      // A quantity follows SKU=, and bash splits there: nothing to offer.
+      (["shop", "place", "pen", "="], ""),
+      (["shop", "place", "pen", "=", "2"], ""),
       (["shop", "place", "--catalog", "desks.csv", "de"], "desk= deskmat="),
       (["shop", "place", "--catalog", "=", "desks.csv", "de"], "desk= deskmat="),
       (["shop", "place", "--catalog", "des"], "desks.csv"),

@@ -181,6 +181,36 @@ import Testing
       let good = "postgres://postgres:sekrit-word@127.0.0.1:\(server.port)/\(database)"
       #expect(try shop.run("place", "--orders", good, "pen=1").stdout == "order 1001 for 30\n")
     }
+
+    @Test func aURILibpqCanNotReadNeverEchoesItsPassword() throws {
+      let shop = try Shop()
+      for uri in [
+        "postgresql://u:S3cr3tPW@[::1/db", "postgresql://u:S3c%zzPW@h/db",
+        "postgresql://u@h/db?password=S3c%zzPW",
+      ] {
+        let run = try shop.run("orders", "--orders", uri, "--count")
+        #expect(run.status == 64, "\(uri): \(run)")
+        #expect(run.stderr.hasPrefix("Error: the orders URI is not a PostgreSQL URI"))
+        #expect(!run.stderr.contains("S3c"), "\(run.stderr)")
+      }
+    }
+
+    @Test func aStoredRowNoOrderCanHoldIsBadData() throws {
+      let server = try PostgresServer.shared.get()
+      let shop = try Shop()
+      for placedAt in ["infinity", "4713-01-01 BC", "294276-12-31"] {
+        let database = try server.makeDatabase()
+        let uri = server.tcpURI(database)
+        #expect(try shop.run("place", "--orders", uri, "pen=1").status == 0)
+        _ = try server.sql(
+          "INSERT INTO shop_orders VALUES (1002, '\(placedAt)', "
+            + #"'[{"sku":"pen","quantity":1,"price":30}]', 30, 30)"#, database: database)
+        for form in [[], ["--json"], ["--last", "1"], ["1002"]] {
+          let run = try shop.run(["orders", "--orders", uri] + form)
+          #expect(run.status == 65, "\(placedAt) \(form): \(run.stderr)")
+        }
+      }
+    }
   }
 #else
   struct PostgresAbsentTests {

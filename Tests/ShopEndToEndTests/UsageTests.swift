@@ -19,7 +19,7 @@ struct UsageTests {
     (["place", "pen=1.5"], "'pen=1.5': quantity must be a whole number from 1 to 1000000"),
     (["place", "pen=2=3"], "'pen=2=3' is not an item: expected SKU=QTY"),
     (["place", "pen=1", "p n=1"], "'p n=1': SKU must be 1-64 letters, digits, '-', '_' or '.'"),
-    (["place", "p'n=1"], "'p\\x27n=1': SKU must be 1-64 letters, digits, '-', '_' or '.'"),
+    (["place", "p'n=1"], "'p'n=1': SKU must be 1-64 letters, digits, '-', '_' or '.'"),
     (
       ["place", "p\u{1B}[2Jn=1"],
       "'p\\x1B[2Jn=1': SKU must be 1-64 letters, digits, '-', '_' or '.'"

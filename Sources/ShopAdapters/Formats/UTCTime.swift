@@ -4,11 +4,13 @@ import ShopCore
 /// formatter runs once per order in a batch, and Foundation's would load ICU at start-up.
 enum UTCTime {
   static let length = 20
+  /// The instants the form can write: 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
+  static let seconds: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
 
   /// The text of `time`; years outside 0000...9999 are clamped, which no real clock reaches.
   static func append(_ time: Timestamp, to bytes: inout [UInt8]) {
-    let limit: Int64 = 253_402_300_799  // 9999-12-31T23:59:59Z
-    let seconds = min(max(time.secondsSince1970, -62_167_219_200), limit)
+    let seconds = min(
+      max(time.secondsSince1970, UTCTime.seconds.lowerBound), UTCTime.seconds.upperBound)
     let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
     let secondOfDay = seconds - days * 86400
     let (year, month, day) = civil(fromDays: days)

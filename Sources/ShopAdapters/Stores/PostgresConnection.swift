@@ -61,10 +61,14 @@
       guard let options = PQconninfoParse(uri, &failure) else {
         let reason = failure.map { String(cString: $0) } ?? "out of memory"
         if let failure { PQfreemem(failure) }
+        // libpq quotes the URI, or the part it could not read, which may be the password:
+        // with a password in the URI, its reason is not repeated.
+        let why =
+          PostgresPlace.holdsPassword(uri)
+          ? "libpq can't read it (check the host, the port and every %-escape)"
+          : PostgresPlace.firstLine(reason)
         return .failure(
-          PostgresError(
-            status: .usage,
-            message: "--orders: not a PostgreSQL URI: \(PostgresPlace.firstLine(reason))"))
+          PostgresError(status: .usage, message: "the orders URI is not a PostgreSQL URI: \(why)"))
       }
       defer { PQconninfoFree(options) }
       var values: [String: String] = [:]
@@ -87,6 +91,16 @@
     }
 
     var description: String { "'\(database)' on \(host)" + (port.map { ":\($0)" } ?? "") }
+
+    /// Whether `uri` gives a password: `user:password@` before the host, or a `password=`
+    /// parameter. Judged on the text alone, for a URI libpq could not read.
+    static func holdsPassword(_ uri: String) -> Bool {
+      guard let scheme = uri.firstRange(of: "://") else { return uri.contains("password") }
+      let rest = uri[scheme.upperBound...]
+      let authority = rest.prefix { $0 != "/" && $0 != "?" }
+      if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
+      return rest.contains("password")
+    }
 
     /// The first line of `text`, with the password cut out wherever it appears.
     func redacted(_ text: String) -> String {
@@ -495,9 +509,15 @@
       let code = result.flatMap { PQresultErrorField($0, PostgresConnection.sqlStateField) }.map {
         String(cString: $0)
       }
-      return isLost || result.map(endsSession) == true
-        ? .unavailable(place, "the connection was lost: \(reason)")
-        : .unavailable(place, "refused: \(reason)", sqlState: code)
+      if isLost || result.map(endsSession) == true {
+        return .unavailable(place, "the connection was lost: \(reason)")
+      }
+      // Class 22, a data exception: a stored value that is no order's (a placed_at of
+      // 'infinity'), or a number past the largest bigint. Bad data, not a server out of reach.
+      if let code, code.hasPrefix("22") {
+        return .badData(place, place.redacted(reason))
+      }
+      return .unavailable(place, "refused: \(reason)", sqlState: code)
     }
 
     // MARK: - C strings

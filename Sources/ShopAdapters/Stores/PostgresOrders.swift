@@ -158,7 +158,8 @@
     // MARK: - Reading
 
     private static let columns =
-      "number, extract(epoch FROM placed_at)::int8, items, total, payable FROM \(table)"
+      "number, CASE WHEN isfinite(placed_at) THEN extract(epoch FROM placed_at)::int8 END, "
+      + "items, total, payable FROM \(table)"
 
     public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
       try withTable { connection in try readAll(on: connection, visit) }
@@ -272,6 +273,10 @@
           case .integer(let price) = item["price"], price >= 0
         else { throw bad("an item is not {\"sku\", \"quantity\", \"price\"}") }
         lines.append(OrderLine(sku: sku, quantity: quantity, price: price))
+      }
+      // The orders file can only hold the years 0000 to 9999; neither store writes others.
+      guard UTCTime.seconds.contains(Int64(seconds)) else {
+        throw bad("placed_at is outside the years 0000 to 9999")
       }
       guard
         let draft = Draft(lines: lines, placedAt: Timestamp(secondsSince1970: Int64(seconds))),
