@@ -182,6 +182,14 @@ import Testing
       #expect(try shop.run("place", "--orders", good, "pen=1").stdout == "order 1001 for 30\n")
     }
 
+    @Test func aFailureNamesTheSocketLibpqTriedNotLocalhost() throws {
+      let shop = try Shop()
+      let run = try shop.run("orders", "--orders", "postgresql:///nodb?port=1", "--count")
+      #expect(run.status == 69)
+      #expect(run.stderr.hasPrefix("Error: the orders database 'nodb' on /"), "\(run.stderr)")
+      #expect(!run.stderr.contains("localhost"))
+    }
+
     @Test func aURILibpqCanNotReadNeverEchoesItsPassword() throws {
       let shop = try Shop()
       for uri in [

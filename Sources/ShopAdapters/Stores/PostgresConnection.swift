@@ -92,6 +92,17 @@
 
     var description: String { "'\(database)' on \(host)" + (port.map { ":\($0)" } ?? "") }
 
+    /// The same place as `connection` reports it: the database, host (or socket folder) and
+    /// port libpq settled on.
+    func used(by connection: OpaquePointer) -> PostgresPlace {
+      func text(_ value: UnsafeMutablePointer<CChar>?) -> String? {
+        value.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+      }
+      return PostgresPlace(
+        database: text(PQdb(connection)) ?? database, host: text(PQhost(connection)) ?? host,
+        port: text(PQport(connection)) ?? port, options: options, password: password)
+    }
+
     /// Whether `uri` gives a password: `user:password@` before the host, or a `password=`
     /// parameter. Judged on the text alone, for a URI libpq could not read.
     static func holdsPassword(_ uri: String) -> Bool {
@@ -268,7 +279,8 @@
     /// - Throws: ``PostgresError`` 69 when the server can't be reached or refuses us, 64 when
     ///   `uri` is not a URI libpq reads.
     init(uri: String) throws(PostgresError) {
-      let place = try PostgresPlace.parse(uri).get()
+      let parsed = try PostgresPlace.parse(uri).get()
+      let place = parsed
       // A server that never answers must not hang `shop`; the URI's own timeout wins. A
       // commit is durable before it is confirmed, whatever the server's default: `options`
       // comes after the URI, so it wins, and keeps the URI's own options.
@@ -283,14 +295,17 @@
       guard let opened else {
         throw PostgresError.unavailable(place, "out of memory")
       }
+      // Name the database and server libpq used, defaults and PG* variables applied: a
+      // socket URI with no host is not "localhost".
+      let used = parsed.used(by: opened)
       guard PQstatus(opened) == CONNECTION_OK else {
         let reason = String(cString: PQerrorMessage(opened))
         PQfinish(opened)
-        throw PostgresError.unavailable(place, "can't connect: \(reason)")
+        throw PostgresError.unavailable(used, "can't connect: \(reason)")
       }
       // The server's notices (a table that already exists) are not for the user's terminal.
       PQsetNoticeProcessor(opened, { _, _ in }, nil)
-      self.place = place
+      self.place = used
       self.connection = opened
     }
 
