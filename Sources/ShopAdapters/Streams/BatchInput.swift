@@ -16,7 +16,8 @@ public final class BatchInput {
   public static let maximumLineBytes = 1 << 20
 
   private let descriptor: Descriptor
-  private let failure: (SystemError) -> any ShopError
+  /// What the input is called in messages: its path, or a name such as "standard input".
+  private let name: FilePath
   private var buffer: [UInt8]
   /// Unparsed input: `buffer[start..<end]`.
   private var start = 0
@@ -29,7 +30,7 @@ public final class BatchInput {
   /// Reads an already open descriptor, such as standard input; `name` is for error messages.
   public init(descriptor: Descriptor, name: String) {
     self.descriptor = descriptor
-    self.failure = { StreamError.cannotRead(name: name, $0) }
+    self.name = FilePath(name)
     self.buffer = BatchInput.makeBuffer()
   }
 
@@ -40,7 +41,7 @@ public final class BatchInput {
     } catch {
       throw .unreadable(path, error)
     }
-    self.failure = { FileError.unreadable(path, $0) }
+    self.name = path
     self.buffer = BatchInput.makeBuffer()
   }
 
@@ -50,7 +51,7 @@ public final class BatchInput {
 
   /// The next group of requests in input order, or nil at the end of input. Blank lines and
   /// `#` comments are skipped but counted, so line numbers match the input.
-  public func nextGroup() throws -> [Request]? {
+  public func nextGroup() throws(FileError) -> [Request]? {
     while true {
       if !hasCompleteLine() && !atEnd { try fill() }
       let requests = split()
@@ -68,7 +69,7 @@ public final class BatchInput {
 
   /// Moves unparsed input to the front, reads at least once (blocking), then whatever more is
   /// ready, up to a group's worth of bytes.
-  private func fill() throws {
+  private func fill() throws(FileError) {
     if start > 0 {
       buffer.withUnsafeMutableBytes { bytes in
         guard let base = bytes.baseAddress else { return }
@@ -83,7 +84,7 @@ public final class BatchInput {
       do {
         count = try descriptor.read(into: &buffer, end..<limit)
       } catch {
-        throw failure(error)
+        throw .unreadable(name, error)
       }
       if count == 0 {
         atEnd = true
