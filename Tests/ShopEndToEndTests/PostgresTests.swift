@@ -16,17 +16,7 @@ import Testing
       let server = try PostgresServer.shared.get()
       let database = try server.makeDatabase()
       let uri = server.tcpURI(database)
-      var processes: [Process] = []
-      for worker in 0..<8 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-          "-c",
-          #"for i in $(seq 100); do "$0" place --orders "$1" pen=1 lamp=$2 >/dev/null || exit 1; done"#,
-          Shop.binary, uri, "\(worker + 1)",
-        ]
-        processes.append(process)
-      }
+      let processes = Shop.placingLoops(8, count: 100, into: uri)
       for process in processes { try process.run() }
       for process in processes { process.waitUntilExit() }
       #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "a command failed")

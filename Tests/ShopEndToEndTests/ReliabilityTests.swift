@@ -22,17 +22,7 @@ struct ReliabilityTests {
     let orders = shop.folder.file("orders.jsonl")
     let batchInput = try shop.folder.write(
       "batch.txt", (1...2000).map { "pen=\($0 % 5 + 1) lamp=1" }.joined(separator: "\n") + "\n")
-    var processes: [Process] = []
-    for worker in 0..<8 {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = [
-        "-c",
-        #"for i in $(seq 100); do "$0" place --orders "$1" pen=1 lamp=$2 >/dev/null || exit 1; done"#,
-        Shop.binary, orders, "\(worker + 1)",
-      ]
-      processes.append(process)
-    }
+    var processes = Shop.placingLoops(8, count: 100, into: orders)
     let batch = Process()
     batch.executableURL = URL(fileURLWithPath: Shop.binary)
     batch.arguments = ["batch", "-q", "--orders", orders, batchInput]
@@ -291,17 +281,7 @@ struct ReliabilityTests {
     try handle.seekToEnd()
     try handle.write(contentsOf: Data(#"{"number":4001,"items":[{"sku":"pen","quan"#.utf8))
     try handle.close()
-    var processes: [Process] = []
-    for worker in 0..<3 {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/sh")
-      process.arguments = [
-        "-c",
-        #"for i in $(seq 80); do "$0" place -q --orders "$1" pen=$2 || exit 1; done"#,
-        Shop.binary, orders, "\(worker + 1)",
-      ]
-      processes.append(process)
-    }
+    var processes = Shop.placingLoops(3, count: 80, into: orders)
     let failures = shop.folder.file("failures")
     let readers = Process()
     readers.executableURL = URL(fileURLWithPath: "/bin/sh")

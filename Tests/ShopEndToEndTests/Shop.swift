@@ -236,3 +236,21 @@ extension Shop {
       String(decoding: FileManager.default.contents(atPath: stdout) ?? Data(), as: UTF8.self))
   }
 }
+
+extension Shop {
+  /// `workers` shell loops, not yet started, each placing `count` orders into `orders` with
+  /// one `shop place` per order (`pen=1 lamp=W`, W the loop's number); a loop stops at its
+  /// first failure, so a status other than 0 means some command failed.
+  static func placingLoops(_ workers: Int, count: Int, into orders: String) -> [Process] {
+    (1...workers).map { worker in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = [
+        "-c",
+        #"for i in $(seq "$3"); do "$0" place --orders "$1" pen=1 lamp=$2 >/dev/null || exit 1; done"#,
+        Shop.binary, orders, "\(worker)", "\(count)",
+      ]
+      return process
+    }
+  }
+}

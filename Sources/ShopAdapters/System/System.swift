@@ -312,14 +312,15 @@ public enum System {
     Int64(time(nil))
   }
 
-  /// The value of an environment variable as bytes, exactly as set; nil when unset.
+  /// The value of an environment variable as bytes, exactly as set; nil when unset. The seam
+  /// only wraps the call: main.swift, the composition root, is the one place that makes it.
   public static func environmentValue(_ name: String) -> [UInt8]? {
     guard let value = getenv(name) else { return nil }
     return bytes(of: value)
   }
 
   /// The command line's words after the program's name, as bytes: `CommandLine.arguments`
-  /// would repair invalid UTF-8 and so change a path.
+  /// would repair invalid UTF-8 and so change a path. Called by main.swift alone.
   public static func arguments() -> [[UInt8]] {
     var words: [[UInt8]] = []
     let count = Int(CommandLine.argc)
