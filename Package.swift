@@ -31,11 +31,13 @@ let package = Package(
     // libpq's C API, only for the PostgreSQL build: without the trait nothing needs libpq.
     .systemLibrary(
       name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    // The process's own argc, argv and envp, captured at start-up without reading /proc.
+    .target(name: "CProcess"),
     // Files, memory, clocks and report formats behind ShopCore's ports.
     .target(
       name: "ShopAdapters",
       dependencies: [
-        "ShopCore", .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])),
+        "ShopCore", "CProcess", .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])),
       ],
       swiftSettings: fastStart),
     // main.swift is the composition root: the one place that sees every layer.

@@ -37,10 +37,16 @@ public struct PlaceOrder {
     return outcome
   }
 
+  /// What placing a group gave: how many requests were not placed, and the number of the
+  /// last order placed (nil when none was).
+  public struct GroupResult: Equatable, Sendable {
+    public let rejected: Int
+    public let lastNumber: Int?
+  }
+
   /// Places a group of requests with one call to the store (one durable commit), then
   /// reports every request in input order.
-  /// - Returns: how many requests were not placed.
-  public func place(_ requests: [Request]) throws -> Int {
+  public func place(_ requests: [Request]) throws -> GroupResult {
     let now = clock.now()
     var pricings: [Result<Pricing, CartError>] = []
     pricings.reserveCapacity(requests.count)
@@ -58,12 +64,14 @@ public struct PlaceOrder {
     }
     var saved = try drafts.isEmpty ? [] : orders.save(drafts)[...]
     var rejected = 0
+    var lastNumber: Int?
     for (request, pricing) in zip(requests, pricings) {
       let outcome: Outcome
       switch pricing {
       case .success(.placed):
         guard let order = saved.popFirst() else { throw PlaceOrderError.storeSavedTooFew }
         outcome = .placed(order)
+        lastNumber = order.number
       case .success(.unknown(let skus)):
         outcome = .unknown(skus)
       case .success(.tooLarge):
@@ -75,7 +83,7 @@ public struct PlaceOrder {
       report.report(outcome, line: request.line)
     }
     try report.flush()
-    return rejected
+    return GroupResult(rejected: rejected, lastNumber: lastNumber)
   }
 
   /// What pricing a cart gives, before the store has numbered the order.

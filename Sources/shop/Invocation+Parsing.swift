@@ -39,6 +39,7 @@ extension Invocation {
       self = .batch(PlacementOptions(parsed), input: input.map(FilePath.init))
     case .orders:
       var options = OrdersOptions(ordersPath: path("--orders"), json: parsed.has("--json"))
+      options.explain = parsed.has("--explain")
       if parsed.has("--count") {
         options.selection = .count
       } else if let last = parsed.value("--last").flatMap(CommandLineParser.number) {
@@ -48,7 +49,9 @@ extension Invocation {
       }
       self = .orders(options)
     case .catalog:
-      self = .catalog(catalogPath: path("--catalog"), json: parsed.has("--json"))
+      self = .catalog(
+        catalogPath: path("--catalog"), json: parsed.has("--json"),
+        explain: parsed.has("--explain"))
     case .help:
       let topic = parsed.operands.first.map { String(decoding: $0, as: UTF8.self) }
       self = .help(topic.flatMap(Command.init(rawValue:)))
@@ -71,5 +74,6 @@ extension PlacementOptions {
     catalogPath = parsed.value("--catalog").map(FilePath.init)
     ordersPath = parsed.value("--orders").map(FilePath.init)
     memory = parsed.has("--memory")
+    explain = parsed.has("--explain")
   }
 }

@@ -11,7 +11,7 @@ enum Invocation: Equatable {
   /// `input` nil means standard input (no FILE, or `-`).
   case batch(PlacementOptions, input: FilePath?)
   case orders(OrdersOptions)
-  case catalog(catalogPath: FilePath?, json: Bool)
+  case catalog(catalogPath: FilePath?, json: Bool, explain: Bool)
   case completions(Shell)
   case manual
 }
@@ -34,10 +34,8 @@ struct PlacementOptions: Equatable {
   /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
   var ordersPath: FilePath?
   var memory = false
-}
-
-enum ReportStyle: Equatable {
-  case text, quiet, json
+  /// `--explain`: print what would be built and why, and touch nothing.
+  var explain = false
 }
 
 /// The choices of `shop orders`.
@@ -46,16 +44,29 @@ struct OrdersOptions: Equatable {
   var ordersPath: FilePath?
   var json = false
   var selection = OrderSelection.all
+  var explain = false
+
+  /// What the listing is, and why, for `--explain`.
+  var listingWhy: String {
+    let form: String
+    switch selection {
+    case .all: form = "every order"
+    case .count: form = "the count of orders (from --count)"
+    case .last(let count): form = "the newest \(count) (from --last)"
+    case .numbers(let numbers): form = "orders " + numbers.map { "\($0)" }.joined(separator: ", ")
+    }
+    let style = json ? "JSON (from --json)" : "text (default; --json for JSON)"
+    return "\(form), as \(style), to standard output"
+  }
 }
 
-/// Which orders `shop orders` shows.
-enum OrderSelection: Equatable {
-  /// Every order, oldest first.
-  case all
-  /// Only how many there are (`--count`).
-  case count
-  /// The newest N (`--last N`).
-  case last(Int)
-  /// These numbers, in the order given.
-  case numbers([Int])
+extension Invocation {
+  /// The store options of a command that uses a store: `--orders` and `--memory`.
+  var storeOptions: (flag: FilePath?, memory: Bool)? {
+    switch self {
+    case .place(let options, _), .batch(let options, _): return (options.ordersPath, options.memory)
+    case .orders(let options): return (options.ordersPath, false)
+    default: return nil
+    }
+  }
 }

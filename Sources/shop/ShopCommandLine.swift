@@ -51,6 +51,7 @@ extension CommandLineDescription {
           OptionDescription(
             long: "--last", value: ValueDescription(name: "n", kind: .number),
             help: "List only the newest N orders."),
+          .explain,
           .help,
         ],
         operands: [
@@ -68,7 +69,7 @@ extension CommandLineDescription {
         discussion: "",
         options: [
           .catalog, OptionDescription(long: "--json", help: "Print one JSON object per SKU."),
-          .help,
+          .explain, .help,
         ],
         operands: [],
         conflicts: []),
@@ -156,6 +157,12 @@ extension CommandLineDescription {
 extension OptionDescription {
   static let help = OptionDescription(short: "-h", long: "--help", help: "Show help information.")
   static let version = OptionDescription(long: "--version", help: "Show the version.")
+  static let explain = OptionDescription(
+    long: "--explain",
+    help: """
+      Print which catalog, store and report this command line would use, and why; read, \
+      write and connect to nothing.
+      """)
 
   static let catalog = OptionDescription(
     long: "--catalog", value: ValueDescription(name: "path", kind: .path),
@@ -181,6 +188,7 @@ extension OptionDescription {
     .catalog,
     .orders,
     OptionDescription(long: "--memory", help: "Keep orders in memory for this run only."),
+    .explain,
     .help,
   ]
 }

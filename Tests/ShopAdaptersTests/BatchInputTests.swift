@@ -84,7 +84,7 @@ struct BatchInputTests {
   @Test func aPipeYieldsEachLineAsItArrives() throws {
     let pipe = Pipe()
     let input = BatchInput(
-      descriptor: .borrowing(pipe.fileHandleForReading.fileDescriptor), name: "pipe")
+      descriptor: Descriptor.borrowing(pipe.fileHandleForReading.fileDescriptor), name: "pipe")
     try pipe.fileHandleForWriting.write(contentsOf: Data("pen=1\n".utf8))
     // The writer is still open: the first group must come without waiting for the end.
     #expect(describe(try #require(try input.nextGroup())) == ["1: pen=1"])

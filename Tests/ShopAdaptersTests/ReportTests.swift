@@ -113,7 +113,8 @@ struct OrderListingTests {
     let history = try CountingHistory(count: 20_000)
     let output = WatchingOutput()
     output.history = history
-    try OrderListing(output: output, style: style).all(of: history)
+    let listing = OrderListing(output: output, style: style)
+    _ = try ListOrders(history: history, listing: listing).run(.all)
     let first = try #require(output.flushedAt.first)
     #expect(first < 2_000, "the first delivery waited for \(first) of 20,000 orders")
     #expect(output.flushedAt.count > 10)

@@ -98,7 +98,8 @@ struct PlaceOrderTests {
       Request(line: 6, cart: .success(try Cart(["pen": 2]))),
     ]
     let rejected = try root.place(requests)
-    #expect(rejected == 3)
+    #expect(rejected.rejected == 3)
+    #expect(rejected.lastNumber == 1002)
     #expect(orders.saveCalls == 1)
     #expect(orders.saved.map(\.number) == [1001, 1002])
     #expect(report.outcomes.map(\.line) == [1, 2, 4, 5, 6])

@@ -7,7 +7,7 @@ import ShopCore
 /// It writes through a bounded buffer, delivered whenever it fills: the first lines go out at
 /// once, memory does not grow with the number of orders, and a reader that goes away stops
 /// the listing at the next delivery.
-public final class OrderListing {
+public final class OrderListing: Listing {
   public enum Style: Sendable {
     case text, json
   }
@@ -24,40 +24,7 @@ public final class OrderListing {
     buffer.reserveCapacity(OrderListing.deliveryBytes + 4096)
   }
 
-  /// Every order, oldest first.
-  public func all(of history: any OrderHistory) throws {
-    try delivering { try history.readAll(add) }
-  }
-
-  /// The last `count` orders, oldest first.
-  public func last(_ count: Int, of history: any OrderHistory) throws {
-    try delivering { try history.last(count, add) }
-  }
-
-  /// The orders numbered `numbers`, in the order given; a number with no order prints
-  /// `no order N` (`{"missing":N}` in JSON) and the others still print.
-  /// - Returns: how many numbers had no order.
-  public func orders(numbered numbers: [Int], of history: any OrderHistory) throws -> Int {
-    var missing = 0
-    try delivering {
-      for number in numbers where try !history.order(numbered: number, add) {
-        missing += 1
-        switch style {
-        case .text: buffer.append(contentsOf: "no order \(number)\n".utf8)
-        case .json: buffer.append(contentsOf: "{\"missing\":\(number)}\n".utf8)
-        }
-      }
-    }
-    return missing
-  }
-
-  /// The number of orders, alone on a line.
-  public func count(of history: any OrderHistory) throws {
-    buffer.append(contentsOf: "\(try history.count())\n".utf8)
-    try deliver()
-  }
-
-  private func add(_ order: Order, _ stored: UnsafeBufferPointer<UInt8>?) throws {
+  public func list(_ order: Order, stored: UnsafeBufferPointer<UInt8>?) throws {
     switch style {
     case .text:
       OrderText.append(order, to: &buffer)
@@ -72,19 +39,20 @@ public final class OrderListing {
     if buffer.count >= OrderListing.deliveryBytes { try deliver() }
   }
 
-  /// Runs `body`, then delivers what it listed; what was listed before an error is delivered
-  /// too, since it is true.
-  private func delivering(_ body: () throws -> Void) throws {
-    do {
-      try body()
-    } catch {
-      try? deliver()
-      throw error
+  /// `no order N`, or `{"missing":N}` in JSON.
+  public func missing(_ number: Int) {
+    switch style {
+    case .text: buffer.append(contentsOf: "no order \(number)\n".utf8)
+    case .json: buffer.append(contentsOf: "{\"missing\":\(number)}\n".utf8)
     }
-    try deliver()
   }
 
-  private func deliver() throws {
+  /// The number alone on a line.
+  public func count(_ count: Int) {
+    buffer.append(contentsOf: "\(count)\n".utf8)
+  }
+
+  public func deliver() throws {
     output.write(buffer)
     buffer.removeAll(keepingCapacity: true)
     try output.flush()

@@ -7,7 +7,7 @@ import ShopCore
 /// syncs), while a slow pipe yields each line as soon as it comes, so its report is not held
 /// back until the end of input. Memory stays bounded by the group whatever the input's length,
 /// for short lines as for long ones.
-public final class BatchInput {
+public final class BatchInput: RequestSource {
   public static let groupBytes = 1 << 20
   /// A group's requests, and so its orders, encoded lines and reports, stay in memory until
   /// it is saved: this bounds them when lines are short (a million `pen=1` lines).
@@ -15,7 +15,7 @@ public final class BatchInput {
   /// A longer line is reported as malformed and skipped, so one endless line can't fill memory.
   public static let maximumLineBytes = 1 << 20
 
-  private let descriptor: Descriptor
+  private let descriptor: any ByteSource
   /// What the input is called in messages: its path, or a name such as "standard input".
   private let name: FilePath
   private var buffer: [UInt8]
@@ -27,8 +27,8 @@ public final class BatchInput {
   private var skippingLongLine = false
   private var atEnd = false
 
-  /// Reads an already open descriptor, such as standard input; `name` is for error messages.
-  public init(descriptor: Descriptor, name: String) {
+  /// Reads an already open stream, such as standard input; `name` is for error messages.
+  public init(descriptor: any ByteSource, name: String) {
     self.descriptor = descriptor
     self.name = FilePath(name)
     self.buffer = BatchInput.makeBuffer()
@@ -81,8 +81,13 @@ public final class BatchInput {
     let limit = min(buffer.count, end + BatchInput.groupBytes)
     repeat {
       let count: Int
+      let read = buffer.withUnsafeMutableBytes { bytes in
+        Result { () throws(SystemError) in
+          try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[end..<limit]))
+        }
+      }
       do {
-        count = try descriptor.read(into: &buffer, end..<limit)
+        count = try read.get()
       } catch {
         throw .unreadable(name, error)
       }

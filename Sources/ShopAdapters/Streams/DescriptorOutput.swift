@@ -1,7 +1,7 @@
 import ShopCore
 
-/// A ``ByteOutput`` onto a standard descriptor, buffered until ``flush()``: a million report
-/// lines cost a few system calls, not a million.
+/// A ``ByteOutput`` onto a standard stream (a descriptor, or a test's sink), buffered until
+/// ``flush()``: a million report lines cost a few system calls, not a million.
 public final class DescriptorOutput: ByteOutput {
   /// What a reader that goes away (`| head -1`) means for the command writing.
   public enum ReaderGone {
@@ -11,13 +11,13 @@ public final class DescriptorOutput: ByteOutput {
     case endsTheCommand
   }
 
-  private let descriptor: Descriptor
+  private let descriptor: any ByteSink
   private let name: String
   private let readerGone: ReaderGone
   private var buffer: [UInt8] = []
 
   /// `name` says which output failed in error messages, e.g. "standard output".
-  public init(descriptor: Descriptor, name: String, readerGone: ReaderGone = .isAnError) {
+  public init(descriptor: any ByteSink, name: String, readerGone: ReaderGone = .isAnError) {
     self.descriptor = descriptor
     self.name = name
     self.readerGone = readerGone
@@ -31,8 +31,11 @@ public final class DescriptorOutput: ByteOutput {
   public func flush() throws(StreamError) {
     guard !buffer.isEmpty else { return }
     defer { buffer.removeAll(keepingCapacity: true) }
+    let written = buffer.withUnsafeBytes { bytes in
+      Result { () throws(SystemError) in try descriptor.writeAll(bytes) }
+    }
     do {
-      try descriptor.writeAll(buffer)
+      try written.get()
     } catch  where error.isBrokenPipe && readerGone == .endsTheCommand {
       throw .readerWentAway
     } catch {

@@ -1,4 +1,5 @@
-// The one place that talks to the C library. Everything else gets safe Swift types from here:
+// The seam to the C library for files and memory (the process itself is in Process.swift).
+// Everything else gets safe Swift types from here:
 // descriptors that close themselves, typed errors with their errno, paths as bytes. Every call
 // that can be interrupted is retried on EINTR, and every transfer loops over short counts.
 
@@ -18,6 +19,11 @@ public struct SystemError: Error, Equatable, Sendable {
   init(_ call: String, code: Int32 = errno) {
     self.call = call
     self.code = code
+  }
+
+  /// A failure of `call` with `code`, as a test's stream would report it.
+  public init(call: String, code: Int32) {
+    self.init(call, code: code)
   }
 
   /// The C library's words for the code, e.g. "No such file or directory".
@@ -77,7 +83,7 @@ public final class Descriptor: Sendable {
   let raw: Int32
   private let owned: Bool
 
-  fileprivate init(raw: Int32, owned: Bool) {
+  init(raw: Int32, owned: Bool) {
     self.raw = raw
     self.owned = owned
   }
@@ -162,18 +168,18 @@ public final class Descriptor: Sendable {
   }
 
   /// Reads what one `read` gives (a stream: a pipe, a terminal, a file); 0 at the end.
-  func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int {
     try retrying("read") { systemRead(raw, buffer.baseAddress, buffer.count) }
   }
 
   /// True when a read would not wait: more input has already arrived.
-  func hasInputWaiting() -> Bool {
+  public func hasInputWaiting() -> Bool {
     var request = pollfd(fd: raw, events: Int16(POLLIN), revents: 0)
     return poll(&request, 1, 0) > 0 && request.revents & Int16(POLLIN) != 0
   }
 
   /// Writes every byte, looping over short writes.
-  func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
+  public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
     var offset = 0
     while offset < bytes.count {
       let written = try retrying("write") {
@@ -241,12 +247,10 @@ public final class Descriptor: Sendable {
     _ = flock(raw, LOCK_UN)
   }
 
-  /// Whether this descriptor number is open at all.
-  var isOpen: Bool { fcntl(raw, F_GETFD) >= 0 || errno != EBADF }
 }
 
 /// Calls `body` until it is not interrupted; a negative result is the call's failure.
-private func retrying<Result: BinaryInteger>(
+func retrying<Result: BinaryInteger>(
   _ call: String, _ body: () -> Result
 ) throws(SystemError) -> Result {
   while true {
@@ -282,7 +286,7 @@ public enum System {
   }
 
   /// Which file `path` names now, following symbolic links; nil when nothing is there.
-  static func identity(of path: FilePath) throws(SystemError) -> FileIdentity? {
+  public static func identity(of path: FilePath) throws(SystemError) -> FileIdentity? {
     guard !path.bytes.contains(0) else { throw .notAPath }
     var info = stat()
     let result = path.withCString { stat($0, &info) }
@@ -310,66 +314,6 @@ public enum System {
   /// Seconds since 1970 in UTC.
   public static func secondsSince1970() -> Int64 {
     Int64(time(nil))
-  }
-
-  /// The value of an environment variable as bytes, exactly as set; nil when unset. The seam
-  /// only wraps the call: main.swift, the composition root, is the one place that makes it.
-  public static func environmentValue(_ name: String) -> [UInt8]? {
-    guard let value = getenv(name) else { return nil }
-    return bytes(of: value)
-  }
-
-  /// The command line's words after the program's name, as bytes: `CommandLine.arguments`
-  /// would repair invalid UTF-8 and so change a path. Called by main.swift alone.
-  public static func arguments() -> [[UInt8]] {
-    var words: [[UInt8]] = []
-    let count = Int(CommandLine.argc)
-    for index in 1..<max(count, 1) {
-      guard let word = CommandLine.unsafeArgv[index] else { continue }
-      words.append(bytes(of: word))
-    }
-    return words
-  }
-
-  private static func bytes(of text: UnsafePointer<CChar>) -> [UInt8] {
-    let raw = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
-    return Array(UnsafeBufferPointer(start: raw, count: strlen(text)))
-  }
-
-  /// Makes sure descriptors 0, 1 and 2 are open, holding a closed one on /dev/null, so no
-  /// file opened later can take its number (and receive reports or errors meant for it).
-  /// - Returns: which of the three were closed.
-  public static func secureStandardDescriptors() -> StandardDescriptors {
-    func secure(_ raw: Int32) -> Bool {
-      guard fcntl(raw, F_GETFD) < 0, errno == EBADF else { return false }
-      // open returns the lowest free number: this one, since the lower ones are open.
-      let held = open("/dev/null", raw == 0 ? O_RDONLY : O_WRONLY)
-      if held >= 0, held != raw {
-        _ = dup2(held, raw)
-        _ = close(held)
-      }
-      return true
-    }
-    let input = secure(0)
-    let output = secure(1)
-    let error = secure(2)
-    return StandardDescriptors(
-      inputWasClosed: input, outputWasClosed: output, errorWasClosed: error)
-  }
-
-  /// A reader that goes away makes writes fail with EPIPE instead of killing the process.
-  public static func ignoreBrokenPipes() {
-    _ = signal(SIGPIPE, SIG_IGN)
-  }
-
-  public static func exit(_ status: Int32) -> Never {
-    #if canImport(Darwin)
-      Darwin.exit(status)
-    #elseif canImport(Glibc)
-      Glibc.exit(status)
-    #elseif canImport(Musl)
-      Musl.exit(status)
-    #endif
   }
 
   /// How many `byte`s the memory holds; `memchr` scans far faster than a loop over bytes.
@@ -411,12 +355,6 @@ public struct FileIdentity: Hashable, Sendable {
   let inode: UInt64
 }
 
-/// Which standard descriptors `shop` found closed when it started.
-public struct StandardDescriptors: Equatable, Sendable {
-  public let inputWasClosed: Bool
-  public let outputWasClosed: Bool
-  public let errorWasClosed: Bool
-}
 
 extension FilePath {
   /// Calls `body` with the path as a C string; the caller has checked it holds no NUL.

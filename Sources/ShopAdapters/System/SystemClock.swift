@@ -1,8 +1,10 @@
 import ShopCore
 
 /// The real time of day, in whole seconds.
-public struct SystemClock: WallClock {
+public struct SystemClock: WallClock, CustomStringConvertible {
   public init() {}
+
+  public var description: String { "system clock (UTC)" }
 
   public func now() -> Timestamp {
     Timestamp(secondsSince1970: System.secondsSince1970())

@@ -1,0 +1,12 @@
+// The process's own arguments, as the C start-up code handed them over.
+// The Swift runtime of a static Linux binary finds argv by reading /proc/self/maps, which
+// fails without a free descriptor (`ulimit -n 3`) or without /proc; this reads neither.
+#ifndef SHOP_CPROCESS_H
+#define SHOP_CPROCESS_H
+
+/// The number of arguments, the program's name included; 0 if start-up passed none.
+int shop_process_argc(void);
+/// The arguments, NULL-terminated; NULL if start-up passed none.
+char *const *shop_process_argv(void);
+
+#endif

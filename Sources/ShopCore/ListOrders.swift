@@ -1,0 +1,60 @@
+/// Which orders a listing shows.
+public enum OrderSelection: Equatable, Sendable {
+  /// Every order, oldest first.
+  case all
+  /// Only how many there are.
+  case count
+  /// The newest N, oldest first.
+  case last(Int)
+  /// These numbers, in the order given.
+  case numbers([Int])
+}
+
+/// Output port of a listing: told each order found, each number with no order, or the count;
+/// the wording (a line a person reads, JSON) belongs to the adapter.
+public protocol Listing: AnyObject {
+  /// One order, in listing order. `stored` is the store's own record of it when it keeps one
+  /// (see ``OrderHistory``), valid only during the call.
+  func list(_ order: Order, stored: UnsafeBufferPointer<UInt8>?) throws
+  /// A number asked for that has no order.
+  func missing(_ number: Int)
+  /// How many orders are saved.
+  func count(_ count: Int)
+  /// Delivers what was listed so far; called at the end, and after an error too, since what
+  /// was listed before it is true.
+  func deliver() throws
+}
+
+/// The use case of `shop orders`: reads the selection from the history, tells the listing.
+public struct ListOrders {
+  private let history: any OrderHistory
+  private let listing: any Listing
+
+  public init(history: any OrderHistory, listing: any Listing) {
+    self.history = history
+    self.listing = listing
+  }
+
+  /// Lists `selection`.
+  /// - Returns: how many numbers asked for had no order (0 for the other selections).
+  public func run(_ selection: OrderSelection) throws -> Int {
+    var missing = 0
+    do {
+      switch selection {
+      case .all: try history.readAll(listing.list)
+      case .count: listing.count(try history.count())
+      case .last(let count): try history.last(count, listing.list)
+      case .numbers(let numbers):
+        for number in numbers where try !history.order(numbered: number, listing.list) {
+          missing += 1
+          listing.missing(number)
+        }
+      }
+    } catch {
+      try? listing.deliver()
+      throw error
+    }
+    try listing.deliver()
+    return missing
+  }
+}

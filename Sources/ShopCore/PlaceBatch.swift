@@ -1,0 +1,55 @@
+/// Where a batch's order requests come from: a group at a time, in input order.
+public protocol RequestSource: AnyObject {
+  /// The next group of requests, or nil at the end of input. Each group is placed with one
+  /// call to the store (one durable commit) before the next is asked for, so a slow source
+  /// sees each group's reports before it sends more.
+  func nextGroup() throws -> [Request]?
+}
+
+/// The use case of `shop batch`: places every group of requests a source gives, in order.
+public struct PlaceBatch {
+  private let source: any RequestSource
+  private let placeOrder: PlaceOrder
+
+  public init(source: any RequestSource, placeOrder: PlaceOrder) {
+    self.source = source
+    self.placeOrder = placeOrder
+  }
+
+  /// Places groups until the source ends.
+  /// - Returns: how many requests were not placed.
+  /// - Throws: ``BatchStopped`` when the input, the store or the report fails: the groups
+  ///   before it are saved and reported, nothing of the failed group is reported, and the
+  ///   error says which order was reported last.
+  public func run() throws -> Int {
+    var rejected = 0
+    var lastReported: Int?
+    do {
+      while let group = try source.nextGroup() {
+        let placed = try placeOrder.place(group)
+        rejected += placed.rejected
+        lastReported = placed.lastNumber ?? lastReported
+      }
+    } catch let error as ShopError {
+      throw BatchStopped(cause: error, lastReported: lastReported)
+    }
+    return rejected
+  }
+}
+
+/// A batch that stopped part way: the cause, and the last order it reported, so the user
+/// knows what was saved.
+public struct BatchStopped: ShopError {
+  public let cause: any ShopError
+  /// The number of the last order this batch reported; nil when it reported none.
+  public let lastReported: Int?
+
+  public var status: ExitStatus { cause.status }
+
+  /// The cause's message, and the last order reported when there is one (a batch that stopped
+  /// before reporting any says only why).
+  public var message: String {
+    guard let lastReported, !cause.message.isEmpty else { return cause.message }
+    return "\(cause.message); the last order this batch reported is \(lastReported)"
+  }
+}

@@ -1,0 +1,99 @@
+import ShopAdapters
+import ShopCore
+
+// The root's decisions, as plain values that say what was chosen and why. The root builds its
+// adapters from these, and `--explain` prints them: one decision, so the two can't drift.
+
+/// What the root chose, and the reason a person would give for it.
+struct Chosen<Value> {
+  let value: Value
+  /// `from --catalog`, `default: …; $SHOP_ORDERS unset`.
+  let why: String
+}
+
+/// Where the prices come from.
+enum CatalogSource: Equatable {
+  case file(FilePath)
+  case builtIn
+}
+
+/// Where the orders are kept.
+enum StoreSource: Equatable {
+  /// In memory, for this run only.
+  case memory
+  case file(FilePath)
+  /// A `postgres://` or `postgresql://` URI, as given.
+  case postgreSQL(String)
+  /// No flag, variable or home folder says where.
+  case nowhere
+}
+
+/// Which catalog: `--catalog`, else `$SHOP_CATALOG`, else the built-in prices.
+func chooseCatalog(flag: FilePath?, _ environment: Environment) -> Chosen<CatalogSource> {
+  if let flag { return Chosen(value: .file(flag), why: "from --catalog") }
+  if let path = environment.shopCatalog, !path.isEmpty {
+    return Chosen(value: .file(FilePath(path)), why: "from $SHOP_CATALOG")
+  }
+  return Chosen(value: .builtIn, why: "default; --catalog or $SHOP_CATALOG for a file")
+}
+
+/// Which store: memory for this run only; else `--orders`, `$SHOP_ORDERS`,
+/// `$XDG_DATA_HOME/shop/orders.jsonl`, `$HOME/.local/share/shop/orders.jsonl`, in that order;
+/// a `postgres://` or `postgresql://` location is a database, anything else a file.
+///
+/// Empty variables count as unset. A relative `XDG_DATA_HOME` or `HOME` is ignored, as the XDG
+/// Base Directory specification says: it would put the orders in whatever folder the command
+/// runs from, a different store in every folder.
+func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
+  -> Chosen<StoreSource>
+{
+  if memory { return Chosen(value: .memory, why: "from --memory") }
+  func located(_ bytes: [UInt8], _ why: String) -> Chosen<StoreSource> {
+    guard ConnectionURI.isURI(bytes) else { return Chosen(value: .file(FilePath(bytes)), why: why) }
+    return Chosen(value: .postgreSQL(String(decoding: bytes, as: UTF8.self)), why: why)
+  }
+  if let flag { return located(flag.bytes, "from --orders") }
+  if let value = environment.shopOrders, !value.isEmpty {
+    return located(value, "from $SHOP_ORDERS")
+  }
+  var ignored: [String] = []
+  if let xdg = environment.xdgDataHome, !xdg.isEmpty {
+    if xdg.first == UInt8(ascii: "/") {
+      let path = FilePath(xdg).appending("shop/orders.jsonl")
+      return Chosen(
+        value: .file(path), why: "default: $XDG_DATA_HOME/shop/orders.jsonl; $SHOP_ORDERS unset")
+    }
+    ignored.append("$XDG_DATA_HOME \(FilePath(xdg)) is relative, so ignored")
+  } else {
+    ignored.append("$XDG_DATA_HOME unset")
+  }
+  if let home = environment.home, !home.isEmpty {
+    if home.first == UInt8(ascii: "/") {
+      let path = FilePath(home).appending(".local/share/shop/orders.jsonl")
+      let others = ignored == ["$XDG_DATA_HOME unset"] ? ["$SHOP_ORDERS and $XDG_DATA_HOME unset"]
+        : ["$SHOP_ORDERS unset"] + ignored
+      return Chosen(
+        value: .file(path),
+        why: "default: $HOME/.local/share/shop/orders.jsonl; " + others.joined(separator: "; "))
+    }
+    ignored.append("$HOME \(FilePath(home)) is relative, so ignored")
+  } else {
+    ignored.append("$HOME unset")
+  }
+  return Chosen(
+    value: .nowhere, why: (["$SHOP_ORDERS unset"] + ignored).joined(separator: "; "))
+}
+
+/// How reports of placed orders are written.
+enum ReportStyle: Equatable {
+  case text, quiet, json
+}
+
+/// Which report, from `-q` and `--json`.
+func chooseReport(_ style: ReportStyle) -> Chosen<ReportStyle> {
+  switch style {
+  case .text: return Chosen(value: .text, why: "default; -q for none, --json for JSON")
+  case .quiet: return Chosen(value: .quiet, why: "from -q")
+  case .json: return Chosen(value: .json, why: "from --json")
+  }
+}

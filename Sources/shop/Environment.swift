@@ -1,0 +1,21 @@
+/// The variables `shop` reads, as the bytes they hold (nil when unset), read once by whoever
+/// calls the root: main.swift from the process, a test from a dictionary.
+struct Environment: Sendable {
+  var shopCatalog: [UInt8]?
+  var shopOrders: [UInt8]?
+  var xdgDataHome: [UInt8]?
+  var home: [UInt8]?
+
+  /// Reads each variable with `value(NAME)`.
+  init(_ value: (String) -> [UInt8]?) {
+    shopCatalog = value("SHOP_CATALOG")
+    shopOrders = value("SHOP_ORDERS")
+    xdgDataHome = value("XDG_DATA_HOME")
+    home = value("HOME")
+  }
+
+  /// The variables of `values`, as their UTF-8 bytes.
+  init(_ values: [String: String]) {
+    self.init { values[$0].map { Array($0.utf8) } }
+  }
+}

@@ -1,0 +1,86 @@
+import ShopAdapters
+import ShopCore
+
+/// What `--explain` prints: one line per port the root would build for this command line,
+/// what it is and why, made from the same ``Chosen`` decisions the root builds from.
+struct Explanation {
+  private(set) var lines: [(port: String, text: String)] = []
+
+  var text: String {
+    let width = (lines.map { $0.port.count }.max() ?? 0) + 2
+    return lines.map { line in
+      let label = line.port + ":"
+      return label + String(repeating: " ", count: width - label.count) + line.text + "\n"
+    }.joined()
+  }
+
+  static func placement(
+    input: FilePath??, catalog: Chosen<CatalogSource>, store: Chosen<StoreSource>,
+    report: Chosen<ReportStyle>, clock: any WallClock
+  ) -> Explanation {
+    var explanation = Explanation()
+    if let input {
+      let text = input.map { "file \(display($0))" } ?? "standard input"
+      explanation.lines.append(("input", text + (input == nil ? " (no FILE, or -)" : " (FILE)")))
+    }
+    explanation.add(catalog)
+    explanation.add(store)
+    let style: String
+    switch report.value {
+    case .text: style = "text to standard output"
+    case .quiet: style = "none; batch lines not placed are told on standard error"
+    case .json: style = "JSON to standard output"
+    }
+    explanation.lines.append(("report", "\(style) (\(report.why))"))
+    explanation.lines.append(("clock", "\(clock)"))
+    return explanation
+  }
+
+  static func orders(_ store: Chosen<StoreSource>, listing: String) -> Explanation {
+    var explanation = Explanation()
+    explanation.add(store)
+    explanation.lines.append(("listing", listing))
+    return explanation
+  }
+
+  static func catalog(_ catalog: Chosen<CatalogSource>, json: Bool) -> Explanation {
+    var explanation = Explanation()
+    explanation.add(catalog)
+    let listing = json ? "JSON to standard output (from --json)" : "text to standard output "
+      + "(default; --json for JSON)"
+    explanation.lines.append(("listing", listing))
+    return explanation
+  }
+
+  private mutating func add(_ catalog: Chosen<CatalogSource>) {
+    switch catalog.value {
+    case .file(let path): lines.append(("catalog", "file \(display(path)) (\(catalog.why))"))
+    case .builtIn: lines.append(("catalog", "built-in: pen 30, lamp 190 (\(catalog.why))"))
+    }
+  }
+
+  private mutating func add(_ store: Chosen<StoreSource>) {
+    let text: String
+    switch store.value {
+    case .memory: text = "memory, for this run only (\(store.why))"
+    case .file(let path): text = "file \(Explanation.display(path)) (\(store.why))"
+    case .postgreSQL(let uri):
+      let name = ConnectionURI(uri)
+      #if PostgreSQL
+        text = "PostgreSQL \(name) (\(store.why))"
+      #else
+        text = "PostgreSQL \(name) (\(store.why)); this build can't use it: \(PostgreSQLNotBuilt(uri: name).message)"
+      #endif
+    case .nowhere:
+      text = "none (\(store.why)): the command would stop with \(NoOrdersLocation().status.rawValue)"
+    }
+    lines.append(("orders", text))
+  }
+
+  /// A path as typed, escaped where it is not printable UTF-8, without the quotes.
+  private static func display(_ path: FilePath) -> String {
+    String(path.description.dropFirst().dropLast())
+  }
+
+  private func display(_ path: FilePath) -> String { Explanation.display(path) }
+}

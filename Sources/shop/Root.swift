@@ -1,0 +1,181 @@
+import ShopAdapters
+import ShopCore
+
+/// The composition root, as a function of the process's inputs: the arguments (bytes), the
+/// environment (values), the standard streams (ports) and a clock. It parses, builds the one
+/// app the command line asks for, runs it, prints its own errors and returns the exit status.
+/// main.swift calls it with the real process; tests call it with buffers and fakes.
+func runShop(
+  arguments: [[UInt8]], environment: Environment, streams: StandardStreams, clock: any WallClock
+) -> ExitStatus {
+  let errors = DescriptorOutput(descriptor: streams.errors, name: "standard error")
+  // Until the command line is read, the store is the one the environment alone names.
+  var store = chooseStore(flag: nil, memory: false, environment).value
+  var status: ExitStatus
+  do {
+    let invocation = try Invocation(parsing: arguments)
+    if let (flag, memory) = invocation.storeOptions {
+      store = chooseStore(flag: flag, memory: memory, environment).value
+    }
+    status = try Root(environment: environment, streams: streams, clock: clock).run(invocation)
+  } catch let error as ShopError {
+    status = error.status
+    // An error printed into the orders file (`2>> orders.jsonl`) would corrupt it.
+    let intoTheStore = store.path.map(streams.errorsWriteTo) ?? false
+    if !error.message.isEmpty, !intoTheStore { errors.write("Error: \(error.message)\n") }
+  } catch {
+    status = .software
+    errors.write("Error: internal error (please report this bug): \(error)\n")
+  }
+  // Nothing to do if standard error can't be written: the status still says what happened.
+  try? errors.flush()
+  return status
+}
+
+/// The wiring: one visible function per choice (which catalog, which store, which report),
+/// each building what the decisions in Choices.swift chose, and one app per command.
+private struct Root {
+  let environment: Environment
+  let streams: StandardStreams
+  let clock: any WallClock
+
+  func run(_ invocation: Invocation) throws -> ExitStatus {
+    let commandLine = CommandLineDescription.shop
+    switch invocation {
+    case .help(let command):
+      let described = command.flatMap { commandLine.command(named: $0.rawValue) }
+      return try show(HelpText.text(for: described, in: commandLine))
+    case .completions(let shell):
+      return try show(Completions.script(for: shell, commandLine))
+    case .manual:
+      return try show(Manual.page(commandLine))
+    case .version:
+      return try show(commandLine.version + "\n")
+
+    case .place(let options, let cart):
+      if options.explain { return try show(explain(options, input: nil)) }
+      switch try makePlaceOrder(options).place(cart) {
+      case .placed: return .success
+      case .unknown, .malformed: return .rejected
+      case .tooLarge: throw OrderTooLarge()
+      }
+
+    case .batch(let options, let path):
+      if options.explain { return try show(explain(options, input: path)) }
+      let placeOrder = try makePlaceOrder(options)
+      let input = try path.map { path throws(FileError) in try BatchInput(path: path) }
+      let batch = PlaceBatch(source: try input ?? streams.batchInput(), placeOrder: placeOrder)
+      return try batch.run() == 0 ? .success : .rejected
+
+    case .orders(let options):
+      let store = chooseStore(flag: options.ordersPath, memory: false, environment)
+      if options.explain {
+        return try show(Explanation.orders(store, listing: options.listingWhy).text)
+      }
+      let output = try streams.listing()
+      let listing = OrderListing(output: output, style: options.json ? .json : .text)
+      let missing = try ListOrders(history: try makeStore(store.value), listing: listing)
+        .run(options.selection)
+      return missing == 0 ? .success : .rejected
+
+    case .catalog(let path, let json, let explain):
+      let catalog = chooseCatalog(flag: path, environment)
+      if explain { return try show(Explanation.catalog(catalog, json: json).text) }
+      let output = try streams.listing()
+      CatalogListing(output: output, json: json).list(try makeCatalog(catalog.value))
+      try output.flush()
+      return .success
+    }
+  }
+
+  /// Which catalog: a file, or the built-in prices.
+  func makeCatalog(_ source: CatalogSource) throws -> any Catalog {
+    switch source {
+    case .file(let path): return try FileCatalog(path: path)
+    case .builtIn: return MemoryCatalog(entries: MemoryCatalog.builtInEntries)
+    }
+  }
+
+  /// Which store, for place, batch and orders alike. A URI is never taken for a path: no
+  /// file named `postgres:` is ever made.
+  func makeStore(_ source: StoreSource) throws -> any Orders & OrderHistory {
+    switch source {
+    case .memory: return MemoryOrders()
+    case .file(let path): return try FileOrders(path: path, streams: streams.files)
+    case .postgreSQL(let uri):
+      #if PostgreSQL
+        return PostgresOrders(uri: uri)
+      #else
+        throw PostgreSQLNotBuilt(uri: ConnectionURI(uri))
+      #endif
+    case .nowhere: throw NoOrdersLocation()
+    }
+  }
+
+  /// Which report: loud text, quiet, or JSON, each writing where the root says.
+  func makeReport(_ style: ReportStyle) throws -> any Report {
+    switch style {
+    case .text: return TextReport(output: try streams.reports())
+    case .quiet: return QuietReport(errors: DescriptorOutput(
+      descriptor: streams.errors, name: "standard error"))
+    case .json: return JSONReport(output: try streams.reports())
+    }
+  }
+
+  /// The app of `place` and `batch`. The report comes first, so a closed standard output
+  /// stops the command before a catalog or store is touched.
+  func makePlaceOrder(_ options: PlacementOptions) throws -> PlaceOrder {
+    let report = try makeReport(options.report)
+    let catalog = chooseCatalog(flag: options.catalogPath, environment)
+    let store = chooseStore(flag: options.ordersPath, memory: options.memory, environment)
+    return PlaceOrder(
+      catalog: try makeCatalog(catalog.value), orders: try makeStore(store.value), clock: clock,
+      report: report)
+  }
+
+  /// What `--explain` prints for `place` and `batch`: the same decisions, not built.
+  func explain(_ options: PlacementOptions, input: FilePath??) -> String {
+    Explanation.placement(
+      input: input, catalog: chooseCatalog(flag: options.catalogPath, environment),
+      store: chooseStore(flag: options.ordersPath, memory: options.memory, environment),
+      report: chooseReport(options.report), clock: clock
+    ).text
+  }
+
+  /// Writes generated text (help, completions, the manual, an explanation) to standard output.
+  func show(_ text: String) throws -> ExitStatus {
+    let output = try streams.listing()
+    output.write(text)
+    try output.flush()
+    return .success
+  }
+}
+
+extension StoreSource {
+  /// The file it names, if it is one.
+  var path: FilePath? {
+    if case .file(let path) = self { return path }
+    return nil
+  }
+}
+
+/// No flag, variable or home folder says where the orders file is.
+struct NoOrdersLocation: ShopError {
+  var status: ExitStatus { .cannotCreate }
+  var message: String {
+    "no place for the orders file: set --orders, SHOP_ORDERS, XDG_DATA_HOME or HOME "
+      + "(an absolute path)"
+  }
+}
+
+/// `--orders` or `SHOP_ORDERS` names a PostgreSQL database, and this `shop` was built without it.
+struct PostgreSQLNotBuilt: ShopError {
+  let uri: ConnectionURI
+
+  var status: ExitStatus { .usage }
+  var message: String {
+    "the orders are at a \(uri.scheme):// URI (from --orders or SHOP_ORDERS), which needs "
+      + "PostgreSQL, and this shop was built without it; build it with "
+      + "`swift build -c release --traits PostgreSQL --scratch-path .build/postgresql`"
+  }
+}
