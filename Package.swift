@@ -58,12 +58,15 @@ let package = Package(
           .when(platforms: [.linux], configuration: .release, traits: ["PostgreSQL"])),
       ]
     ),
-    .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore"]),
+    .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopTestSupport"]),
     .testTarget(
       name: "ShopAdaptersTests", dependencies: ["ShopAdapters", "ShopCore", "ShopTestSupport"]),
     // Runs the built `shop` binary: the command-line contract and its guarantees, end to end.
     .testTarget(name: "ShopEndToEndTests", dependencies: ["shop", "ShopTestSupport"]),
-    // Private temporary folders, a tiny full disk and a throwaway PostgreSQL server.
-    .target(name: "ShopTestSupport", path: "Tests/ShopTestSupport"),
+    // The fakes every test shares, private temporary folders, a tiny full disk and a throwaway
+    // PostgreSQL server.
+    .target(
+      name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAdapters"],
+      path: "Tests/ShopTestSupport"),
   ]
 )

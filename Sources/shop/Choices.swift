@@ -70,7 +70,9 @@ func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
   if let home = environment.home, !home.isEmpty {
     if home.first == UInt8(ascii: "/") {
       let path = FilePath(home).appending(".local/share/shop/orders.jsonl")
-      let others = ignored == ["$XDG_DATA_HOME unset"] ? ["$SHOP_ORDERS and $XDG_DATA_HOME unset"]
+      let others =
+        ignored == ["$XDG_DATA_HOME unset"]
+        ? ["$SHOP_ORDERS and $XDG_DATA_HOME unset"]
         : ["$SHOP_ORDERS unset"] + ignored
       return Chosen(
         value: .file(path),

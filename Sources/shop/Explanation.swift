@@ -46,8 +46,11 @@ struct Explanation {
   static func catalog(_ catalog: Chosen<CatalogSource>, json: Bool) -> Explanation {
     var explanation = Explanation()
     explanation.add(catalog)
-    let listing = json ? "JSON to standard output (from --json)" : "text to standard output "
-      + "(default; --json for JSON)"
+    let listing =
+      json
+      ? "JSON to standard output (from --json)"
+      : "text to standard output "
+        + "(default; --json for JSON)"
     explanation.lines.append(("listing", listing))
     return explanation
   }
@@ -69,10 +72,12 @@ struct Explanation {
       #if PostgreSQL
         text = "PostgreSQL \(name) (\(store.why))"
       #else
-        text = "PostgreSQL \(name) (\(store.why)); this build can't use it: \(PostgreSQLNotBuilt(uri: name).message)"
+        text =
+          "PostgreSQL \(name) (\(store.why)); this build can't use it: \(PostgreSQLNotBuilt(uri: name).message)"
       #endif
     case .nowhere:
-      text = "none (\(store.why)): the command would stop with \(NoOrdersLocation().status.rawValue)"
+      text =
+        "none (\(store.why)): the command would stop with \(NoOrdersLocation().status.rawValue)"
     }
     lines.append(("orders", text))
   }

@@ -116,8 +116,10 @@ private struct Root {
   func makeReport(_ style: ReportStyle) throws -> any Report {
     switch style {
     case .text: return TextReport(output: try streams.reports())
-    case .quiet: return QuietReport(errors: DescriptorOutput(
-      descriptor: streams.errors, name: "standard error"))
+    case .quiet:
+      return QuietReport(
+        errors: DescriptorOutput(
+          descriptor: streams.errors, name: "standard error"))
     case .json: return JSONReport(output: try streams.reports())
     }
   }

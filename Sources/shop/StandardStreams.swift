@@ -14,8 +14,10 @@ struct StandardStreams {
 
   /// The process's own descriptors 0, 1 and 2, once secured.
   static func process(_ standard: StandardDescriptors) -> StandardStreams {
-    let files = [("standard output", Descriptor.standardOutput), ("standard error", .standardError)]
-      .compactMap { name, descriptor in descriptor.regularFile.map { (name: name, file: $0) } }
+    let files = [
+      ("standard output", Descriptor.standardOutput), ("standard error", .standardError),
+    ]
+    .compactMap { name, descriptor in descriptor.regularFile.map { (name: name, file: $0) } }
     return StandardStreams(
       input: Descriptor.standardInput, output: Descriptor.standardOutput,
       errors: Descriptor.standardError, inputWasClosed: standard.inputWasClosed,

@@ -1,5 +1,6 @@
 import ShopAdapters
 import ShopCore
+import ShopTestSupport
 import Testing
 
 struct ReportTests {

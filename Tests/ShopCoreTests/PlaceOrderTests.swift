@@ -1,4 +1,5 @@
 import ShopCore
+import ShopTestSupport
 import Testing
 
 /// Each test builds its own small composition root from fakes, as main.swift builds the real one.

@@ -13,7 +13,7 @@ struct BatchTests {
     """
 
   @Test func fileDashAndStandardInputReadTheSame() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let file = try shop.folder.write("batch.txt", BatchTests.input)
     for arguments in [
       ["batch", "--memory", file], ["batch", "--memory", "-"], ["batch", "--memory"],
@@ -26,7 +26,7 @@ struct BatchTests {
   }
 
   @Test func everyOrderIsSavedAndAllPlacedIsExitZero() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let run = try shop.run(["batch"], input: "pen=1\nlamp=1\n# done\n")
     #expect(run.stdout == "order 1001 for 30\norder 1002 for 190\n")
     #expect(run.status == 0)
@@ -35,7 +35,7 @@ struct BatchTests {
   }
 
   @Test func quietPrintsTheLinesNotPlacedOnStandardErrorAsTheLoudReportDoes() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let run = try shop.run(["batch", "-q"], input: BatchTests.input)
     #expect(run.stdout == "")
     #expect(
@@ -47,7 +47,7 @@ struct BatchTests {
   }
 
   @Test func jsonReportsCarryTheirLine() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let run = try shop.run(["batch", "--json"], input: BatchTests.input)
     let objects = try run.stdout.split(separator: "\n").map {
       try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -83,7 +83,7 @@ struct BatchTests {
   }
 
   @Test func aMissingFileIs66AndPlacesNothing() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let run = try shop.run("batch", shop.folder.file("none.txt"))
     #expect(run.status == 66)
     #expect(
@@ -93,7 +93,7 @@ struct BatchTests {
   }
 
   @Test func aStoreThatCanNotBeCreatedStopsTheBatch() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let file = try shop.folder.write("plain", "x")
     let run = try shop.run(["batch", "--orders", file + "/o.jsonl"], input: "pen=1\npen=2\n")
     #expect(run.status == 73)
@@ -132,7 +132,7 @@ struct BatchTests {
 
   /// A large generated batch, checked against reports computed here, independently.
   @Test func aLargeBatchMatchesAnIndependentComputation() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     var random = SplitMix(seed: 20_261_130)
     var prices: [String: Int] = [:]
     var catalog = "sku,price\n"

@@ -28,7 +28,8 @@ struct CommandLineDescriptionTests {
     }
     #expect(parsed.value("--gift-wrap") == Array("red".utf8))
     #expect(
-      try Invocation(parsing: arguments, in: description) == .catalog(catalogPath: nil, json: true, explain: false))
+      try Invocation(parsing: arguments, in: description)
+        == .catalog(catalogPath: nil, json: true, explain: false))
     #expect(HelpText.usage(catalog, in: description).contains("[--gift-wrap <paper>]"))
     let help = HelpText.text(for: catalog, in: description)
     #expect(help.contains("  --gift-wrap <paper>     Wrap every item in this paper."))

@@ -98,7 +98,7 @@ struct EdgeTests {
 
   @Test(arguments: ["notes.txt", "link.jsonl"])
   func aFileWithoutANewlineThatShopDidNotWriteIsRefusedAndKept(name: String) throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let notes = try shop.folder.write("notes.txt", "my notes")
     try FileManager.default.createSymbolicLink(
       atPath: shop.folder.file("link.jsonl"), withDestinationPath: "notes.txt")
@@ -113,7 +113,7 @@ struct EdgeTests {
   }
 
   @Test func aSymbolicLinkToAFileNotYetMadeIsFollowed() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     try FileManager.default.createDirectory(
       atPath: shop.folder.file("data"), withIntermediateDirectories: false)
     try FileManager.default.createSymbolicLink(
@@ -126,7 +126,7 @@ struct EdgeTests {
   }
 
   @Test func aTornTailForAnotherNumberIsNotCut() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let orders = shop.folder.file("o.jsonl")
     try shop.run("place", "--orders", orders, "pen=1")
     let handle = try #require(FileHandle(forWritingAtPath: orders))
@@ -148,7 +148,7 @@ struct EdgeTests {
   }
 
   @Test func aWholeLineWithoutItsNewlineIsATornWriteAndIsCut() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let orders = shop.folder.file("o.jsonl")
     try shop.run("place", "--orders", orders, "pen=1")
     let first = try #require(bytes(orders))
@@ -164,7 +164,7 @@ struct EdgeTests {
   }
 
   @Test func theLargestNumberIsBadDataInEveryFormNeverACrash() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let orders = shop.folder.file("o.jsonl")
     try shop.run("place", "--orders", orders, "pen=1")
     let line = try #require(shop.lines(of: orders).first)

@@ -176,7 +176,7 @@ struct GeneratedFilesTests {
       #expect(blocks[0].contains(HelpText.usage(command, in: description) + "\n"))
       for option in command.options { #expect(using.contains("`\(option.long)")) }
     }
-    let shop = try Shop()
+    let shop = try RootHarness()
     #expect(try shop.run("place", "pen=2", "lamp=1").stdout == "order 1001 for 225\n")
     let sessions = blocks.filter { $0.hasPrefix("$ ") }
     #expect(sessions.count == 2)

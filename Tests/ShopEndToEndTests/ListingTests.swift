@@ -4,7 +4,7 @@ import Testing
 /// `shop orders` and `shop catalog`.
 struct ListingTests {
   @Test func ordersListOldestFirstInThreeForms() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     try shop.run("place", "pen=2", "lamp=1")
     try shop.run("place", "pen=1")
     let text = try shop.run("orders")
@@ -19,14 +19,14 @@ struct ListingTests {
   }
 
   @Test func noOrdersYetIsAnEmptyList() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let run = try shop.run("orders")
     #expect(run.status == 0 && run.stdout == "" && run.stderr == "")
     #expect(try shop.run("orders", "--count").stdout == "0\n")
   }
 
   @Test func aCorruptLineStopsTheListingWith65AtItsLine() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let orders = shop.folder.file("orders.jsonl")
     try shop.run("place", "--orders", orders, "pen=1")
     let good = try String(contentsOfFile: orders, encoding: .utf8)
@@ -38,7 +38,7 @@ struct ListingTests {
   }
 
   @Test func theCatalogIsSortedBySKU() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     #expect(try shop.run("catalog").stdout == "lamp 190\npen 30\n")
     #expect(
       try shop.run("catalog", "--json").stdout == #"{"sku":"lamp","price":190}"# + "\n"
@@ -97,7 +97,7 @@ struct OrderFormsTests {
     ("1001 1002 1002", 3, "order 1002 follows order 1002: numbers must go up by one"),
   ])
   func aGapOrARepeatStopsTheListingWith65(numbers: String, line: Int, reason: String) throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let orders = shop.folder.file("orders.jsonl")
     let lines = numbers.split(separator: " ").map { number in
       #"{"number":\#(number),"items":[{"sku":"pen","quantity":1,"price":30}],"total":30,"#

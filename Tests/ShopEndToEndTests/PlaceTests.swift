@@ -5,7 +5,7 @@ import Testing
 /// `shop place` and the shared command-line contract, on the built binary.
 struct PlaceTests {
   @Test func theFirstCommandOfTheREADME() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let first = try shop.run("place", "pen=2", "lamp=1")
     #expect(first.stdout == "order 1001 for 225\n")
     #expect(first.stderr == "")
@@ -15,7 +15,7 @@ struct PlaceTests {
   }
 
   @Test func unknownSKUsAreNamedOnceInOrderAndNothingIsSaved() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let run = try shop.run("place", "chair=1", "pen=1", "desk=2", "chair=3")
     #expect(run.stdout == "no chair, desk\n")
     #expect(run.status == 1)
@@ -23,7 +23,7 @@ struct PlaceTests {
   }
 
   @Test func duplicatesAddUpAndTheDiscountStartsAt200() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     #expect(try shop.run("place", "pen=1", "pen=1").stdout == "order 1001 for 60\n")
     #expect(
       try shop.run("place", "--", "lamp=1", "pen=0000000000000000000000000001").stdout
@@ -31,7 +31,7 @@ struct PlaceTests {
   }
 
   @Test func quietSaysNothingAndStillSaves() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let placed = try shop.run("place", "-q", "pen=1")
     #expect(placed.stdout == "" && placed.stderr == "" && placed.status == 0)
     let rejected = try shop.run("place", "pen=1", "--quiet", "chair=1")
@@ -40,7 +40,7 @@ struct PlaceTests {
   }
 
   @Test func jsonReportsCarryTheOrder() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let placed = try shop.run("place", "--json", "pen=2", "lamp=1")
     let object = try JSONSerialization.jsonObject(with: Data(placed.stdout.utf8)) as? [String: Any]
     #expect(object?["number"] as? Int == 1001)
@@ -52,14 +52,14 @@ struct PlaceTests {
   }
 
   @Test func memoryKeepsNothingOnDisk() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     #expect(try shop.run("place", "--memory", "pen=1").stdout == "order 1001 for 30\n")
     #expect(try shop.run("place", "--memory", "pen=1").stdout == "order 1001 for 30\n")
     #expect(!FileManager.default.fileExists(atPath: shop.home + "/.local"))
   }
 
   @Test func whereTheOrdersGoFlagThenVariableThenXDGThenHome() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let flag = shop.folder.file("flag.jsonl")
     let variable = shop.folder.file("variable.jsonl")
     let xdg = shop.folder.file("xdg")
@@ -77,14 +77,14 @@ struct PlaceTests {
   }
 
   @Test func noHomeAndNoPathIsAClearError() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let run = try shop.run(["place", "pen=1"], environment: ["HOME": ""])
     #expect(run.status == 73)
     #expect(run.stderr.hasPrefix("Error: no place for the orders file"))
   }
 
   @Test func catalogFromFlagOrVariable() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let catalog = try shop.folder.write("prices.csv", "sku,price\nink,7\n-dash,1\n")
     let other = try shop.folder.write("other.csv", "ink,9\n")
     #expect(try shop.run("place", "--catalog", catalog, "ink=2").stdout == "order 1001 for 14\n")
@@ -103,7 +103,7 @@ struct PlaceTests {
 
   /// What a spreadsheet saves as "CSV UTF-8": a byte order mark, then a capitalised header.
   @Test func aSpreadsheetsCatalogIsRead() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let catalog = try shop.folder.write("sheet.csv", "\u{FEFF}SKU,Price\r\nink,7\r\n")
     let run = try shop.run("place", "--catalog", catalog, "ink=2")
     #expect(run.stdout == "order 1001 for 14\n" && run.stderr == "", "\(run)")
@@ -111,7 +111,7 @@ struct PlaceTests {
   }
 
   @Test func aBadCatalogStopsWithItsLineAndSavesNothing() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let bad = try shop.folder.write("bad.csv", "sku,price\nink,7\nink,8\n")
     let run = try shop.run("place", "--catalog", bad, "ink=1")
     #expect(run.status == 65)
@@ -124,7 +124,7 @@ struct PlaceTests {
   }
 
   @Test func aTotalTooLargeIsRefusedWithExit65() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let catalog = try shop.folder.write("gold.csv", "gold,9223372036854775807\n")
     let run = try shop.run("place", "--catalog", catalog, "gold=2")
     #expect(run.status == 65)
@@ -134,7 +134,7 @@ struct PlaceTests {
   }
 
   @Test func anOrdersPathThatCanNotBeCreatedIs73() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let file = try shop.folder.write("plain", "x")
     let run = try shop.run("place", "--orders", file + "/orders.jsonl", "pen=1")
     #expect(run.status == 73)
@@ -143,7 +143,7 @@ struct PlaceTests {
   }
 
   @Test func aCorruptLastOrderRefusesWith65AndChangesNothing() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let orders = try shop.folder.write("orders.jsonl", "not an order\n")
     let run = try shop.run("place", "--orders", orders, "pen=1")
     #expect(run.status == 65)

@@ -41,7 +41,7 @@ struct UsageTests {
     (["place", "café=1"], "'café=1': SKU must be 1-64 letters, digits, '-', '_' or '.'"),
   ])
   func placeUsageErrors(arguments: [String], message: String) throws {
-    let run = try Shop().run(arguments)
+    let run = try RootHarness().run(arguments)
     #expect(run.status == 64)
     #expect(run.stdout == "")
     #expect(run.stderr == "Error: \(message)\n" + UsageTests.placeUsage)
@@ -128,14 +128,14 @@ struct UsageTests {
     ),
   ])
   func otherUsageErrors(arguments: [String], stderr: String) throws {
-    let run = try Shop().run(arguments)
+    let run = try RootHarness().run(arguments)
     #expect(run.status == 64)
     #expect(run.stdout == "")
     #expect(run.stderr == stderr)
   }
 
   @Test func helpIsTheSameTextEveryWay() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let top = try shop.run([])
     #expect(top.status == 0 && top.stderr == "")
     for arguments in [["--help"], ["-h"], ["help"]] {
@@ -164,7 +164,7 @@ struct UsageTests {
   }
 
   @Test func helpHelpExplainsHelp() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let help = try shop.run("help", "help")
     #expect(help.status == 0 && help.stderr == "")
     #expect(help.stdout.hasPrefix("OVERVIEW: Show help"))
@@ -174,7 +174,7 @@ struct UsageTests {
 
   /// Every default, in the order it is tried, the one under HOME included.
   @Test func helpNamesEveryDefaultInOrder() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     for command in ["place", "batch", "orders"] {
       let help = try shop.run("help", command).stdout
       let defaults = [
@@ -202,7 +202,7 @@ struct UsageTests {
   }
 
   @Test func version() throws {
-    let run = try Shop().run("--version")
+    let run = try RootHarness().run("--version")
     #expect(run.status == 0)
     #expect(run.stdout.split(separator: ".").count == 3)
   }

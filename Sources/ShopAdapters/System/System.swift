@@ -355,7 +355,6 @@ public struct FileIdentity: Hashable, Sendable {
   let inode: UInt64
 }
 
-
 extension FilePath {
   /// Calls `body` with the path as a C string; the caller has checked it holds no NUL.
   fileprivate func withCString<Result>(_ body: (UnsafePointer<CChar>) -> Result) -> Result {

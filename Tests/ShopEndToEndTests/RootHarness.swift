@@ -1,0 +1,56 @@
+import Foundation
+import ShopAdapters
+import ShopCore
+import ShopTestSupport
+
+@testable import shop
+
+/// The composition root called in-process, as main.swift calls it, but with buffers for the
+/// streams, a fixed clock, a private folder and HOME, and the environment as a dictionary:
+/// for everything that needs no real process (usage errors, help, listings, location
+/// precedence, `--explain`, JSON shapes). Paths given to it should be absolute, since the
+/// test process's working folder is shared.
+final class RootHarness {
+  /// 2026-11-30T06:06:43Z, the README's time.
+  static let time = Timestamp(secondsSince1970: 1_796_018_803)
+
+  let folder: TemporaryFolder
+  var home: String { folder.file("home") }
+  var defaultOrders: String { home + "/.local/share/shop/orders.jsonl" }
+
+  init() throws {
+    folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+  }
+
+  /// Runs `shop arguments` through `runShop`, with `input` as standard input; the environment
+  /// is HOME alone, plus `environment`.
+  @discardableResult
+  func run(
+    _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
+    closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink()
+  ) throws -> Run {
+    let errors = BufferSink()
+    let streams = StandardStreams(
+      input: BufferSource(Array((input ?? "").utf8)), output: output, errors: errors,
+      inputWasClosed: closed.input, outputWasClosed: closed.output)
+    let variables = ["HOME": home].merging(environment) { $1 }
+    let status = runShop(
+      arguments: arguments.map { Array($0.utf8) }, environment: Environment(variables),
+      streams: streams, clock: FixedClock(time: RootHarness.time))
+    return Run(status: status.rawValue, stdout: output.text, stderr: errors.text)
+  }
+
+  @discardableResult
+  func run(_ arguments: String...) throws -> Run {
+    try run(arguments)
+  }
+}
+
+extension RootHarness {
+  /// The lines of the file at `path`.
+  func lines(of path: String) throws -> [Substring] {
+    try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+      .split(separator: "\n")
+  }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import ShopAdapters
+import ShopTestSupport
+import Testing
+
+/// The composition root called in-process: each choice it makes, each step of the
+/// precedence, and `--explain` saying what the command then does.
+struct RootTests {
+  /// Every way to name the orders file, and where the order must then land.
+  enum StoreCase: CaseIterable {
+    case flag, variable, xdg, home, relativeXDG, memory
+
+    func arguments(_ harness: RootHarness) -> [String] {
+      switch self {
+      case .flag: return ["--orders", harness.folder.file("flag.jsonl")]
+      case .memory: return ["--memory"]
+      default: return []
+      }
+    }
+
+    func environment(_ harness: RootHarness) -> [String: String] {
+      var variables: [String: String] = [:]
+      // Each later step also has the earlier steps' lower-precedence variables set, so the
+      // order of precedence is what is tested, not only each one alone.
+      switch self {
+      case .flag, .variable:
+        variables["SHOP_ORDERS"] = harness.folder.file("variable.jsonl")
+        variables["XDG_DATA_HOME"] = harness.folder.file("xdg")
+      case .xdg: variables["XDG_DATA_HOME"] = harness.folder.file("xdg")
+      case .relativeXDG: variables["XDG_DATA_HOME"] = "relative/xdg"
+      case .home, .memory: break
+      }
+      return variables
+    }
+
+    /// The file the order lands in; nil for memory.
+    func file(_ harness: RootHarness) -> String? {
+      switch self {
+      case .flag: return harness.folder.file("flag.jsonl")
+      case .variable: return harness.folder.file("variable.jsonl")
+      case .xdg: return harness.folder.file("xdg") + "/shop/orders.jsonl"
+      case .home, .relativeXDG: return harness.defaultOrders
+      case .memory: return nil
+      }
+    }
+
+    var why: String {
+      switch self {
+      case .flag: return "(from --orders)"
+      case .variable: return "(from $SHOP_ORDERS)"
+      case .xdg: return "(default: $XDG_DATA_HOME/shop/orders.jsonl; $SHOP_ORDERS unset)"
+      case .home:
+        return
+          "(default: $HOME/.local/share/shop/orders.jsonl; $SHOP_ORDERS and $XDG_DATA_HOME unset)"
+      case .relativeXDG:
+        return "(default: $HOME/.local/share/shop/orders.jsonl; $SHOP_ORDERS unset; "
+          + "$XDG_DATA_HOME 'relative/xdg' is relative, so ignored)"
+      case .memory: return "(from --memory)"
+      }
+    }
+  }
+
+  enum CatalogCase: CaseIterable {
+    case flag, variable, builtIn
+  }
+
+  @Test(arguments: StoreCase.allCases, CatalogCase.allCases)
+  func explainSaysWhereTheOrderGoesAndTheCommandPutsItThere(
+    store: StoreCase, catalog: CatalogCase
+  ) throws {
+    let harness = try RootHarness()
+    let flagCatalog = try harness.folder.write("flag.csv", "pen,7\n")
+    let variableCatalog = try harness.folder.write("variable.csv", "pen,8\n")
+    var environment = store.environment(harness)
+    var arguments = ["place"] + store.arguments(harness)
+    switch catalog {
+    case .flag:
+      arguments += ["--catalog", flagCatalog]
+      environment["SHOP_CATALOG"] = variableCatalog
+    case .variable: environment["SHOP_CATALOG"] = variableCatalog
+    case .builtIn: break
+    }
+    let explained = try harness.run(arguments + ["--explain", "pen=1"], environment: environment)
+    #expect(explained.status == 0, "\(explained)")
+    #expect(explained.stderr.isEmpty)
+    let lines = explained.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4, "\(explained)")
+    // Nothing was made: no file, no folder.
+    for file in ["flag.jsonl", "variable.jsonl", "xdg", "home/.local"] {
+      #expect(!FileManager.default.fileExists(atPath: harness.folder.file(file)), "\(file)")
+    }
+    let ordersLine = try #require(lines.first { $0.hasPrefix("orders:") })
+    if let file = store.file(harness) {
+      #expect(ordersLine == "orders:  file \(file) \(store.why)")
+    } else {
+      #expect(ordersLine == "orders:  memory, for this run only \(store.why)")
+    }
+    let catalogLine = try #require(lines.first { $0.hasPrefix("catalog:") })
+    let price: Int
+    switch catalog {
+    case .flag:
+      #expect(catalogLine == "catalog: file \(flagCatalog) (from --catalog)")
+      price = 7
+    case .variable:
+      #expect(catalogLine == "catalog: file \(variableCatalog) (from $SHOP_CATALOG)")
+      price = 8
+    case .builtIn:
+      #expect(catalogLine.hasPrefix("catalog: built-in: pen 30, lamp 190 (default"))
+      price = 30
+    }
+    #expect(
+      lines.contains("report:  text to standard output (default; -q for none, --json for JSON)"))
+    #expect(lines.last?.hasPrefix("clock:   fixed clock") == true)
+
+    let placed = try harness.run(arguments + ["pen=1"], environment: environment)
+    #expect(placed.stdout == "order 1001 for \(price)\n", "\(placed)")
+    if let file = store.file(harness) {
+      let stored = try harness.lines(of: file)
+      #expect(stored.count == 1)
+      #expect(stored.first?.contains(#""price":\#(price)"#) == true)
+    }
+    // Exactly one store received it.
+    let others = StoreCase.allCases.compactMap { $0.file(harness) }.filter {
+      $0 != store.file(harness)
+    }
+    for other in Set(others) { #expect(!FileManager.default.fileExists(atPath: other), "\(other)") }
+  }
+
+  @Test func explainNamesTheBatchInputTheReportAndTheListing() throws {
+    let harness = try RootHarness()
+    let input = harness.folder.file("in.txt")
+    let batch = try harness.run("batch", "--explain", "-q", input)
+    #expect(batch.stdout.hasPrefix("input:   file \(input) (FILE)\n"), "\(batch)")
+    #expect(
+      batch.stdout.contains(
+        "report:  none; batch lines not placed are told on standard error (from -q)\n"))
+    let json = try harness.run("batch", "--explain", "--json")
+    #expect(json.stdout.hasPrefix("input:   standard input (no FILE, or -)\n"))
+    #expect(json.stdout.contains("report:  JSON to standard output (from --json)\n"))
+    let orders = try harness.run("orders", "--explain", "--last", "3", "--json")
+    #expect(
+      orders.stdout
+        == "orders:  file \(harness.defaultOrders) (default: $HOME/.local/share/shop/orders.jsonl; $SHOP_ORDERS and $XDG_DATA_HOME unset)\n"
+        + "listing: the newest 3 (from --last), as JSON (from --json), to standard output\n")
+    let catalog = try harness.run("catalog", "--explain")
+    #expect(catalog.stdout.hasPrefix("catalog: built-in"))
+    #expect(
+      catalog.stdout.hasSuffix("listing: text to standard output (default; --json for JSON)\n"))
+    #expect(!FileManager.default.fileExists(atPath: harness.home + "/.local"))
+  }
+
+  @Test func explainNeverTouchesAStoreOrACatalogEvenWhenTheyAreBroken() throws {
+    let harness = try RootHarness()
+    let broken = try harness.folder.write("o.jsonl", "not an order\n")
+    let missingFolder = harness.folder.file("no/such/folder/o.jsonl")
+    for orders in [broken, missingFolder] {
+      let run = try harness.run(
+        "place", "--orders", orders, "--catalog", harness.folder.file("none.csv"), "--explain",
+        "pen=1")
+      #expect(run.status == 0, "\(run)")
+      #expect(run.stdout.contains("orders:  file \(orders) (from --orders)"))
+    }
+    #expect(try harness.folder.read("o.jsonl") == "not an order\n")
+    #expect(!FileManager.default.fileExists(atPath: harness.folder.file("no")))
+  }
+
+  @Test func explainShowsAURIWithoutItsPassword() throws {
+    let harness = try RootHarness()
+    for (uri, shown) in [
+      ("postgresql://shop:e@db.example/shop", "postgresql://shop:***@db.example/shop"),
+      ("postgres://u:secret@h:5432/d?sslmode=require", "postgres://u:***@h:5432/d?sslmode=require"),
+      (
+        "postgresql:///shop?host=/run/pg&password=pw&user=e",
+        "postgresql:///shop?host=/run/pg&password=***&user=e"
+      ),
+      ("postgresql://only-user@host/db", "postgresql://only-user@host/db"),
+    ] {
+      let run = try harness.run(["orders", "--explain"], environment: ["SHOP_ORDERS": uri])
+      #expect(run.status == 0, "\(run)")
+      #expect(run.stdout.hasPrefix("orders:  PostgreSQL \(shown) (from $SHOP_ORDERS)"), "\(run)")
+      #expect(
+        !run.stdout.contains("secret") && !run.stdout.contains(":e@") && !run.stdout.contains("=pw")
+      )
+      #if !PostgreSQL
+        #expect(run.stdout.contains("this build can't use it"))
+      #endif
+    }
+  }
+
+  @Test func noPlaceForTheOrdersIsSaidByExplainAndIs73() throws {
+    let harness = try RootHarness()
+    for home in ["", "relative/home"] {
+      let explained = try harness.run(["place", "--explain", "pen=1"], environment: ["HOME": home])
+      #expect(explained.status == 0)
+      #expect(explained.stdout.contains("orders:  none ("), "\(explained)")
+      #expect(explained.stdout.contains("the command would stop with 73"))
+      let placed = try harness.run(["place", "pen=1"], environment: ["HOME": home])
+      #expect(placed.status == 73, "\(placed)")
+      #expect(placed.stderr.contains("no place for the orders file"))
+    }
+    #expect(!FileManager.default.fileExists(atPath: "relative"))
+  }
+
+  @Test func aClosedStandardOutputStopsBeforeAnythingIsPlaced() throws {
+    let harness = try RootHarness()
+    let orders = harness.folder.file("o.jsonl")
+    let run = try harness.run(["place", "--orders", orders, "pen=1"], closed: (false, true))
+    #expect(run.status == 74)
+    #expect(!FileManager.default.fileExists(atPath: orders))
+    let quiet = try harness.run(
+      ["place", "-q", "--orders", orders, "pen=1"], closed: (false, true))
+    #expect(quiet.status == 0)
+    let batch = try harness.run(["batch", "-q", "--orders", orders], closed: (true, false))
+    #expect(batch.status == 66)
+  }
+
+  @Test func aBatchThatStopsSaysWhichOrderItReportedLast() throws {
+    let harness = try RootHarness()
+    let orders = harness.folder.file("o.jsonl")
+    let input = "pen=1\npen=2\n"
+    // Standard output fails at the first delivery: the group is saved, none of it reported.
+    let failing = BufferSink(failure: SystemError(call: "write", code: 28))
+    let run = try harness.run(["batch", "--orders", orders], input: input, output: failing)
+    #expect(run.status == 74, "\(run)")
+    #expect(try harness.lines(of: orders).count == 2)
+    #expect(!run.stderr.contains("the last order this batch reported"), "nothing was reported")
+  }
+}

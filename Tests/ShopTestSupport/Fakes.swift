@@ -1,0 +1,88 @@
+import ShopCore
+
+// The fakes every test target shares: the ports of ShopCore, each as small as it can be.
+
+/// Prices from a dictionary.
+public struct FakeCatalog: Catalog {
+  public let prices: [String: Int]
+
+  public init(prices: [String: Int]) {
+    self.prices = prices
+  }
+
+  public func price(of sku: String) -> Int? { prices[sku] }
+
+  public var entries: [(sku: String, price: Int)] {
+    prices.sorted { $0.key < $1.key }.map { (sku: $0.key, price: $0.value) }
+  }
+}
+
+/// A store in an array that records each call, so tests can see one save per group.
+public final class FakeOrders: Orders {
+  public private(set) var saved: [Order] = []
+  public private(set) var saveCalls = 0
+
+  public init() {}
+
+  /// Numbers by the core's own rule, ``Order/number(after:)``: the fake repeats no rule.
+  public func save(_ drafts: [Draft]) throws -> [Order] {
+    saveCalls += 1
+    var orders: [Order] = []
+    for draft in drafts {
+      guard let number = Order.number(after: orders.last?.number ?? saved.last?.number) else {
+        throw FakeStoreFull()
+      }
+      orders.append(Order(number: number, draft: draft))
+    }
+    saved += orders
+    return orders
+  }
+}
+
+public struct FakeStoreFull: Error {
+  public init() {}
+}
+
+/// A report that writes down what it is told.
+public final class RecordingReport: Report {
+  public private(set) var outcomes: [(outcome: Outcome, line: Int?)] = []
+  public private(set) var flushes = 0
+
+  public init() {}
+
+  public func report(_ outcome: Outcome, line: Int?) {
+    outcomes.append((outcome, line))
+  }
+
+  public func flush() throws {
+    flushes += 1
+  }
+}
+
+/// A report that says nothing, as the quiet app's report says nothing of placed orders.
+public final class SilentReport: Report {
+  public init() {}
+  public func report(_ outcome: Outcome, line: Int?) {}
+  public func flush() throws {}
+}
+
+/// A clock that always says the same time.
+public struct FixedClock: WallClock, CustomStringConvertible {
+  public let time: Timestamp
+
+  public init(time: Timestamp) {
+    self.time = time
+  }
+
+  public func now() -> Timestamp { time }
+
+  public var description: String { "fixed clock at \(time.secondsSince1970) s (a test's)" }
+}
+
+extension Cart {
+  /// A cart from literal items, for tests; duplicates add up as in the real syntax.
+  public init(_ items: KeyValuePairs<String, Int>) throws {
+    self.init()
+    for (sku, quantity) in items { try add(Item(sku: sku, quantity: quantity)) }
+  }
+}
