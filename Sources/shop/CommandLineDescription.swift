@@ -75,8 +75,10 @@ struct ValueDescription: Sendable, Equatable {
 enum ValueKind: Sendable, Equatable {
   /// A file name; its bytes are kept exactly.
   case path
-  /// A whole number from 1 that fits `Int`.
-  case number
+  /// How many, a whole number from 1 that fits `Int` (`--last 3`).
+  case count
+  /// An order's number, a whole number from 1 that fits `Int` (`1001`).
+  case orderNumber
   /// `SKU=QTY`, checked by CartSyntax; the SKUs are completed from the catalog.
   case item
   /// The name of one of the program's commands.

@@ -52,9 +52,20 @@ struct CommandLineParser {
     guard let first = arguments.first else { return .help(command: nil) }
     let name = String(decoding: first, as: UTF8.self)
     if first.first == UInt8(ascii: "-") {
-      switch description.options.first(where: { $0.names.contains(name) })?.long {
-      case "--help": return .help(command: nil)
-      case "--version": return .version
+      switch description.options.first(where: { $0.names.contains(name) }) {
+      case OptionDescription.help?:
+        // `shop --help place` is `shop help place`; anything else after it is a mistake.
+        guard let topic = arguments.dropFirst().first else { return .help(command: nil) }
+        try check(topic, .command, "COMMAND", nil)
+        if let extra = arguments.dropFirst(2).first {
+          throw error("unexpected argument \(CartSyntax.quoted(extra))", nil)
+        }
+        return .help(command: String(decoding: topic, as: UTF8.self))
+      case OptionDescription.version?:
+        if let extra = arguments.dropFirst().first {
+          throw error("unexpected argument \(CartSyntax.quoted(extra)) after --version", nil)
+        }
+        return .version
       default:
         let names = description.options.map { $0.long }
         throw error(unknown("option", first, among: names), nil)
@@ -112,7 +123,7 @@ struct CommandLineParser {
           arguments[index] == [UInt8(ascii: "-")] || arguments[index].first != UInt8(ascii: "-")
         else {
           // `--last -1` is a number out of range, not an option: say so.
-          if value.kind == .number, index < arguments.count,
+          if value.kind == .count || value.kind == .orderNumber, index < arguments.count,
             arguments[index].dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
             arguments[index].count > 1
           {
@@ -169,15 +180,20 @@ struct CommandLineParser {
 
   /// Checks `value` as a `kind`, for which `what` (an option or operand name) was given.
   private func check(
-    _ value: [UInt8], _ kind: ValueKind, _ what: String, _ command: CommandDescription
+    _ value: [UInt8], _ kind: ValueKind, _ what: String, _ command: CommandDescription?
   ) throws(UsageError) {
     switch kind {
     case .path:
       if value.isEmpty { throw error("\(what) needs a non-empty path", command) }
-    case .number:
+    case .count:
       if CommandLineParser.number(value) == nil {
         let quoted = CartSyntax.quoted(value)
-        throw error("\(what) must be a whole number from 1, not \(quoted)", command)
+        throw error("\(what) must be how many orders to list (1 or more), not \(quoted)", command)
+      }
+    case .orderNumber:
+      if CommandLineParser.number(value) == nil {
+        let quoted = CartSyntax.quoted(value)
+        throw error("\(what) must be an order number such as 1001, not \(quoted)", command)
       }
     case .item:
       return
@@ -227,6 +243,9 @@ struct CommandLineParser {
 /// by edit distance, with a swap of two neighbours counting as one edit.
 enum Suggestion {
   static func nearest(to typed: String, among names: [String]) -> String? {
+    // A start of exactly one name (`cat` for `catalog`) means that name.
+    let starting = names.filter { $0.hasPrefix(typed) && $0 != typed }
+    if typed.count >= 3, starting.count == 1 { return starting.first }
     let typed = Array(typed.unicodeScalars)
     // Short names need a close match, or every typo would suggest something.
     let allowed = max(1, min(2, typed.count / 3))

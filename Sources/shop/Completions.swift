@@ -37,6 +37,12 @@ enum Completions {
             \(option)=*) catalog=${COMP_WORDS[i]#\(option)=} ;;
           esac
         done
+        # COMP_WORDS holds the words as typed: take off their quotes and backslashes.
+        case $catalog in
+          \\"*\\") catalog=${catalog:1:${#catalog}-2} ;;
+          \\'*\\') catalog=${catalog:1:${#catalog}-2} ;;
+          *) catalog=${catalog//\\\\/} ;;
+        esac
         [[ $catalog == "~/"* ]] && catalog=$HOME/${catalog:2}
         local listing=(\(listing))
         [[ -n $catalog ]] && listing+=(\(option) "$catalog")
@@ -122,7 +128,7 @@ enum Completions {
     case .item: return "\(function)_skus"
     case .command: return words(description.commands.map(\.name))
     case .word(let list): return words(list)
-    case .number, nil: return ":"
+    case .count, .orderNumber, nil: return ":"
     }
   }
 
@@ -141,8 +147,8 @@ enum Completions {
         local catalog="" i
         for ((i = 1; i <= $#words; i++)); do
           case $words[i] in
-            \(option)) catalog=$words[i+1] ;;
-            \(option)=*) catalog=${words[i]#\(option)=} ;;
+            \(option)) catalog=${(Q)words[i+1]} ;;
+            \(option)=*) catalog=${(Q)words[i]#\(option)=} ;;
           esac
         done
         local -a listing skus
@@ -185,7 +191,7 @@ enum Completions {
         case .item: action = "\(function)_skus"
         case .command: action = "(\(description.commands.map(\.name).joined(separator: " ")))"
         case .word(let words): action = "(\(words.joined(separator: " ")))"
-        case .number: action = " "
+        case .count, .orderNumber: action = " "
         }
         script +=
           " \\\n            '\(position):\(zshQuoted(operand.name, escaping: ":")):\(action)'"
@@ -285,7 +291,7 @@ enum Completions {
         case .item: action = " -a '(\(function)_skus)'"
         case .command: action = " -a '\(description.commands.map(\.name).joined(separator: " "))'"
         case .word(let words): action = " -a '\(words.joined(separator: " "))'"
-        case .number: action = " -x"
+        case .count, .orderNumber: action = " -x"
         }
         script += "complete -c \(program) \(seen)\(action) -d \(fishQuoted(operand.name))\n"
       }

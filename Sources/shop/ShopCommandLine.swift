@@ -29,7 +29,7 @@ extension CommandLineDescription {
           placed starts with 'line N: ' (with --quiet it goes to standard error), and makes the \
           exit status 1.
           """,
-        options: OptionDescription.placement,
+        options: OptionDescription.batch,
         operands: [
           OperandDescription(
             name: "FILE", kind: .path, isOptional: true, isRepeating: false,
@@ -49,14 +49,14 @@ extension CommandLineDescription {
             long: "--json", help: "Print each order as stored, one JSON object per line."),
           OptionDescription(long: "--count", help: "Print only the number of saved orders."),
           OptionDescription(
-            long: "--last", value: ValueDescription(name: "n", kind: .number),
+            long: "--last", value: ValueDescription(name: "n", kind: .count),
             help: "List only the newest N orders."),
           .explain,
           .help,
         ],
         operands: [
           OperandDescription(
-            name: "NUMBER", kind: .number, isOptional: true, isRepeating: true,
+            name: "NUMBER", kind: .orderNumber, isOptional: true, isRepeating: true,
             help: "The number of an order to list, such as 1001.")
         ],
         conflicts: [
@@ -142,7 +142,11 @@ extension CommandLineDescription {
         ExitStatus.success,
         "Placed (every order of a batch placed); a listing or help printed."
       ),
-      (.rejected, "Rejected: an unknown SKU, or (batch) a line rejected or malformed."),
+      (
+        .rejected,
+        "Rejected: an unknown SKU, (batch) a line rejected or malformed, or (orders NUMBER) a "
+          + "number with no order."
+      ),
       (.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
       (.dataError, "Bad data: a total too large, a bad catalog line, a bad orders file line."),
       (.noInput, "An input can't be read: the catalog, a batch FILE or input, the orders file."),
@@ -176,14 +180,11 @@ extension OptionDescription {
       "$SHOP_ORDERS", "$XDG_DATA_HOME/shop/orders.jsonl", "~/.local/share/shop/orders.jsonl",
     ])
 
-  /// The options `place` and `batch` share.
+  /// The options of `place`; `batch` has the same, but for the words of `-q`.
   static let placement: [OptionDescription] = [
     OptionDescription(
       short: "-q", long: "--quiet",
-      help: """
-        Report nothing on standard output; errors, and batch lines not placed, still go to \
-        standard error.
-        """),
+      help: "Report nothing on standard output; errors still go to standard error."),
     OptionDescription(long: "--json", help: "Report one JSON object per line."),
     .catalog,
     .orders,
@@ -191,6 +192,19 @@ extension OptionDescription {
     .explain,
     .help,
   ]
+}
+
+extension OptionDescription {
+  /// The options of `batch`: `place`'s, with `-q` saying where lines not placed go.
+  static let batch: [OptionDescription] = placement.map { option in
+    guard option.long == "--quiet" else { return option }
+    var quiet = option
+    quiet.help = """
+      Report nothing on standard output; errors, and the lines not placed, still go to \
+      standard error.
+      """
+    return quiet
+  }
 }
 
 extension OperandDescription {

@@ -48,7 +48,11 @@ struct GeneratedFilesTests {
     let script = try shop.folder.write("shop.bash", try shop.run("completions", "bash").stdout)
     #expect(try GeneratedFilesTests.run(bash, ["-n", script], in: shop).status == 0)
     _ = try shop.folder.write("desks.csv", "SKU,Price\ndesk,5\ndeskmat,2\n")
+    _ = try shop.folder.write("my desks.csv", "SKU,Price\ndesk,5\n")
     let cases: [([String], String)] = [
+      // The catalog's name as typed, quotes and backslashes included, as bash hands it over.
+      (["shop", "place", "--catalog", "\"my desks.csv\"", "de"], "desk="),
+      (["shop", "place", "--catalog", "my\\ desks.csv", "de"], "desk="),
       (["shop", "pl"], "place"),
       (["shop", "place", "--qu"], "--quiet"),
       (["shop", "place", "la"], "lamp="),
