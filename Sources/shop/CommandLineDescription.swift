@@ -1,3 +1,5 @@
+import ShopAdapters
+
 /// What a program accepts, written once as a value: its commands, their options and operands,
 /// and their help. The parser, the usage lines, `--help`, the completion scripts and the manual
 /// are all made from one of these, so they can't disagree. `shop`'s own is
@@ -37,12 +39,67 @@ struct CommandDescription: Sendable {
   var discussion: String
   var options: [OptionDescription]
   var operands: [OperandDescription]
-  /// Pairs that can't be given together: option long names or operand names.
-  var conflicts: [(String, String)]
+  /// Pairs that can't be given together, each an option or operand of this command (checked
+  /// by ``CommandLineDescription/problems``).
+  var conflicts: [(Conflicting, Conflicting)]
 
   func option(named name: String) -> OptionDescription? {
     options.first { $0.short == name || $0.long == name }
   }
+}
+
+/// One side of a conflict: an option, or an operand such as `NUMBER`.
+enum Conflicting: Sendable {
+  case option(OptionDescription)
+  case operand(OperandDescription)
+
+  /// `--json`, `NUMBER`.
+  var name: String {
+    switch self {
+    case .option(let option): return option.long
+    case .operand(let operand): return operand.name
+    }
+  }
+}
+
+/// Where the parser puts an option's value: a field of ``OptionValues`` named by a key path,
+/// so a misspelt target does not compile and no option is looked up by its name.
+enum OptionTarget: Sendable, Equatable {
+  /// A flag: the field becomes true when the option is given.
+  case flag(WritableKeyPath<OptionValues, Bool> & Sendable)
+  /// A path, kept as its bytes.
+  case path(WritableKeyPath<OptionValues, FilePath?> & Sendable)
+  /// A whole number from 1.
+  case number(WritableKeyPath<OptionValues, Int?> & Sendable)
+  /// One of some words.
+  case word(WritableKeyPath<OptionValues, String?> & Sendable)
+  /// `-h`, `--help`: show help instead of running.
+  case help
+  /// `--version`, before any command.
+  case version
+
+  static func == (left: OptionTarget, right: OptionTarget) -> Bool {
+    switch (left, right) {
+    case (.flag(let a), .flag(let b)): return a == b
+    case (.path(let a), .path(let b)): return a == b
+    case (.number(let a), .number(let b)): return a == b
+    case (.word(let a), .word(let b)): return a == b
+    case (.help, .help), (.version, .version): return true
+    default: return false
+    }
+  }
+}
+
+/// Every option's value once parsed, each where its description's target puts it.
+struct OptionValues: Equatable, Sendable {
+  var quiet = false
+  var json = false
+  var memory = false
+  var explain = false
+  var count = false
+  var catalog: FilePath?
+  var orders: FilePath?
+  var last: Int?
 }
 
 /// One option: `-q, --quiet` or `--orders <path>`.
@@ -54,6 +111,36 @@ struct OptionDescription: Sendable, Equatable {
   var help: String
   /// What is used when the option is absent, in the order they are tried.
   var defaults: [String] = []
+  /// Where the parser puts what was given.
+  var target: OptionTarget
+
+  /// A flag that sets `field`.
+  static func flag(
+    short: String? = nil, _ long: String, help: String,
+    sets field: WritableKeyPath<OptionValues, Bool> & Sendable
+  ) -> OptionDescription {
+    OptionDescription(short: short, long: long, value: nil, help: help, target: .flag(field))
+  }
+
+  /// An option whose value is a path, kept in `field`.
+  static func path(
+    _ long: String, name: String, help: String, defaults: [String] = [],
+    sets field: WritableKeyPath<OptionValues, FilePath?> & Sendable
+  ) -> OptionDescription {
+    OptionDescription(
+      long: long, value: ValueDescription(name: name, kind: .path), help: help,
+      defaults: defaults, target: .path(field))
+  }
+
+  /// An option whose value is a count (`--last 3`), kept in `field`.
+  static func count(
+    _ long: String, name: String, help: String,
+    sets field: WritableKeyPath<OptionValues, Int?> & Sendable
+  ) -> OptionDescription {
+    OptionDescription(
+      long: long, value: ValueDescription(name: name, kind: .count), help: help,
+      target: .number(field))
+  }
 
   var names: [String] { (short.map { [$0] } ?? []) + [long] }
 

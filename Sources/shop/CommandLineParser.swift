@@ -1,3 +1,4 @@
+import ShopAdapters
 import ShopCore
 
 /// A command line read against a description, before it means anything to `shop`: which
@@ -9,32 +10,17 @@ enum ParsedLine: Equatable {
   case command(ParsedCommand)
 }
 
-/// One command's options and operands, every one checked against its description.
-///
-/// Options are kept in a short array, not a set or dictionary: a command has a handful, and
-/// `shop place` starts faster without hashing and the generic metadata it instantiates.
+/// One command's options and operands, every one checked against its description: each
+/// option's value is where its ``OptionTarget`` puts it, the operands are still bytes.
 struct ParsedCommand: Equatable {
   let name: String
-  /// Each option given, by long name, with its value (nil for a flag), in the order given.
-  var given: [Given] = []
+  var values = OptionValues()
   var operands: [[UInt8]] = []
-
-  struct Given: Equatable {
-    let long: String
-    let value: [UInt8]?
-  }
+  /// The long names of the options given, for the conflicts.
+  fileprivate(set) var given: [String] = []
 
   init(name: String) {
     self.name = name
-  }
-
-  func has(_ long: String) -> Bool {
-    given.contains { $0.long == long }
-  }
-
-  /// The value of option `long`; given twice, the last one counts.
-  func value(_ long: String) -> [UInt8]? {
-    given.last { $0.long == long && $0.value != nil }?.value
   }
 }
 
@@ -52,8 +38,8 @@ struct CommandLineParser {
     guard let first = arguments.first else { return .help(command: nil) }
     let name = String(decoding: first, as: UTF8.self)
     if first.first == UInt8(ascii: "-") {
-      switch description.options.first(where: { $0.names.contains(name) }) {
-      case OptionDescription.help?:
+      switch description.options.first(where: { $0.names.contains(name) })?.target {
+      case .help?:
         // `shop --help place` is `shop help place`; anything else after it is a mistake.
         guard let topic = arguments.dropFirst().first else { return .help(command: nil) }
         try check(topic, .command, "COMMAND", nil)
@@ -61,7 +47,7 @@ struct CommandLineParser {
           throw error("unexpected argument \(CartSyntax.quoted(extra))", nil)
         }
         return .help(command: String(decoding: topic, as: UTF8.self))
-      case OptionDescription.version?:
+      case .version?:
         if let extra = arguments.dropFirst().first {
           throw error("unexpected argument \(CartSyntax.quoted(extra)) after --version", nil)
         }
@@ -108,11 +94,12 @@ struct CommandLineParser {
       }
       guard let value = option.value else {
         if attached != nil { throw error("option '\(option.long)' takes no value", command) }
-        if option.long == OptionDescription.help.long {
-          wantsHelp = true
-        } else {
-          parsed.given.append(ParsedCommand.Given(long: option.long, value: nil))
+        switch option.target {
+        case .help: wantsHelp = true
+        case .flag(let field): parsed.values[keyPath: field] = true
+        default: throw error("option '\(option.long)' is described without a value", command)
         }
+        parsed.given.append(option.long)
         continue
       }
       let given: [UInt8]
@@ -135,7 +122,14 @@ struct CommandLineParser {
         index += 1
       }
       try check(given, value.kind, "'\(option.long)'", command)
-      parsed.given.append(ParsedCommand.Given(long: option.long, value: given))
+      // Given twice, the last one counts.
+      switch option.target {
+      case .path(let field): parsed.values[keyPath: field] = FilePath(given)
+      case .number(let field): parsed.values[keyPath: field] = CommandLineParser.number(given)
+      case .word(let field): parsed.values[keyPath: field] = String(decoding: given, as: UTF8.self)
+      default: throw error("option '\(option.long)' is described as a flag", command)
+      }
+      parsed.given.append(option.long)
     }
     if wantsHelp { return .help(command: command.name) }
     try checkConflicts(parsed, command)
@@ -147,12 +141,14 @@ struct CommandLineParser {
     throws(UsageError)
   {
     for (first, second) in command.conflicts {
-      func given(_ name: String) -> Bool {
-        parsed.has(name)
-          || !parsed.operands.isEmpty && command.operands.contains { $0.name == name }
+      func given(_ side: Conflicting) -> Bool {
+        switch side {
+        case .option(let option): return parsed.given.contains(option.long)
+        case .operand: return !parsed.operands.isEmpty
+        }
       }
       if given(first) && given(second) {
-        throw error("\(first) and \(second) can't be used together", command)
+        throw error("\(first.name) and \(second.name) can't be used together", command)
       }
     }
   }

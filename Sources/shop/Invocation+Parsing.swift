@@ -26,32 +26,30 @@ extension Invocation {
     _ command: Command, _ parsed: ParsedCommand, _ described: CommandDescription,
     _ description: CommandLineDescription
   ) throws(UsageError) {
-    let path = { (long: String) in parsed.value(long).map(FilePath.init) }
+    let values = parsed.values
     switch command {
     case .place:
       switch CartSyntax.cart(arguments: parsed.operands) {
-      case .success(let cart): self = .place(PlacementOptions(parsed), cart)
+      case .success(let cart): self = .place(PlacementOptions(values), cart)
       case .failure(let error):
         throw UsageError(reason: "\(error)", command: described, in: description)
       }
     case .batch:
       let input = parsed.operands.first.flatMap { $0 == [UInt8(ascii: "-")] ? nil : $0 }
-      self = .batch(PlacementOptions(parsed), input: input.map(FilePath.init))
+      self = .batch(PlacementOptions(values), input: input.map(FilePath.init))
     case .orders:
-      var options = OrdersOptions(ordersPath: path("--orders"), json: parsed.has("--json"))
-      options.explain = parsed.has("--explain")
-      if parsed.has("--count") {
+      var options = OrdersOptions(ordersPath: values.orders, json: values.json)
+      options.explain = values.explain
+      if values.count {
         options.selection = .count
-      } else if let last = parsed.value("--last").flatMap(CommandLineParser.number) {
+      } else if let last = values.last {
         options.selection = .last(last)
       } else if !parsed.operands.isEmpty {
         options.selection = .numbers(parsed.operands.compactMap(CommandLineParser.number))
       }
       self = .orders(options)
     case .catalog:
-      self = .catalog(
-        catalogPath: path("--catalog"), json: parsed.has("--json"),
-        explain: parsed.has("--explain"))
+      self = .catalog(catalogPath: values.catalog, json: values.json, explain: values.explain)
     case .help:
       let topic = parsed.operands.first.map { String(decoding: $0, as: UTF8.self) }
       self = .help(topic.flatMap(Command.init(rawValue:)))
@@ -68,12 +66,12 @@ extension Invocation {
 }
 
 extension PlacementOptions {
-  fileprivate init(_ parsed: ParsedCommand) {
+  fileprivate init(_ values: OptionValues) {
     self.init()
-    report = parsed.has("--quiet") ? .quiet : parsed.has("--json") ? .json : .text
-    catalogPath = parsed.value("--catalog").map(FilePath.init)
-    ordersPath = parsed.value("--orders").map(FilePath.init)
-    memory = parsed.has("--memory")
-    explain = parsed.has("--explain")
+    report = values.quiet ? .quiet : values.json ? .json : .text
+    catalogPath = values.catalog
+    ordersPath = values.orders
+    memory = values.memory
+    explain = values.explain
   }
 }

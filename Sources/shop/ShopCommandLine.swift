@@ -19,7 +19,7 @@ extension CommandLineDescription {
           """,
         options: OptionDescription.placement,
         operands: [.items],
-        conflicts: [("--quiet", "--json"), ("--memory", "--orders")]),
+        conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
       CommandDescription(
         name: "batch",
         abstract: "Place one order per line of a file or standard input.",
@@ -35,7 +35,7 @@ extension CommandLineDescription {
             name: "FILE", kind: .path, isOptional: true, isRepeating: false,
             help: "The orders to place; '-' or none reads standard input.")
         ],
-        conflicts: [("--quiet", "--json"), ("--memory", "--orders")]),
+        conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
       CommandDescription(
         name: "orders",
         abstract: "List the saved orders, oldest first.",
@@ -45,30 +45,26 @@ extension CommandLineDescription {
           """,
         options: [
           .orders,
-          OptionDescription(
-            long: "--json", help: "Print each order as stored, one JSON object per line."),
-          OptionDescription(long: "--count", help: "Print only the number of saved orders."),
-          OptionDescription(
-            long: "--last", value: ValueDescription(name: "n", kind: .count),
-            help: "List only the newest N orders."),
+          .flag(
+            "--json", help: "Print each order as stored, one JSON object per line.", sets: \.json),
+          .count,
+          .last,
           .explain,
           .help,
         ],
         operands: [
-          OperandDescription(
-            name: "NUMBER", kind: .orderNumber, isOptional: true, isRepeating: true,
-            help: "The number of an order to list, such as 1001.")
+          .numbers
         ],
         conflicts: [
-          ("--json", "--count"), ("--count", "--last"), ("--count", "NUMBER"),
-          ("--last", "NUMBER"),
+          (.option(.json), .option(.count)), (.option(.count), .option(.last)),
+          (.option(.count), .operand(.numbers)), (.option(.last), .operand(.numbers)),
         ]),
       CommandDescription(
         name: "catalog",
         abstract: "List the catalog's SKUs and prices, sorted by SKU.",
         discussion: "",
         options: [
-          .catalog, OptionDescription(long: "--json", help: "Print one JSON object per SKU."),
+          .catalog, .flag("--json", help: "Print one JSON object per SKU.", sets: \.json),
           .explain, .help,
         ],
         operands: [],
@@ -159,36 +155,47 @@ extension CommandLineDescription {
 }
 
 extension OptionDescription {
-  static let help = OptionDescription(short: "-h", long: "--help", help: "Show help information.")
-  static let version = OptionDescription(long: "--version", help: "Show the version.")
-  static let explain = OptionDescription(
-    long: "--explain",
+  static let help = OptionDescription(
+    short: "-h", long: "--help", help: "Show help information.", target: .help)
+  static let version = OptionDescription(
+    long: "--version", help: "Show the version.", target: .version)
+  static let quiet = OptionDescription.flag(
+    short: "-q", "--quiet",
+    help: "Report nothing on standard output; errors still go to standard error.", sets: \.quiet)
+  static let json = OptionDescription.flag(
+    "--json", help: "Report one JSON object per line.", sets: \.json)
+  static let memory = OptionDescription.flag(
+    "--memory", help: "Keep orders in memory for this run only.", sets: \.memory)
+  static let count = OptionDescription.flag(
+    "--count", help: "Print only the number of saved orders.", sets: \.count)
+  static let last = OptionDescription.count(
+    "--last", name: "n", help: "List only the newest N orders.", sets: \.last)
+  static let explain = OptionDescription.flag(
+    "--explain",
     help: """
       Print which catalog, store and report this command line would use, and why; read, \
       write and connect to nothing.
-      """)
+      """, sets: \.explain)
 
-  static let catalog = OptionDescription(
-    long: "--catalog", value: ValueDescription(name: "path", kind: .path),
+  static let catalog = OptionDescription.path(
+    "--catalog", name: "path",
     help: "The catalog, a CSV file of sku,price lines.",
-    defaults: ["$SHOP_CATALOG", "the built-in catalog: pen 30, lamp 190"])
+    defaults: ["$SHOP_CATALOG", "the built-in catalog: pen 30, lamp 190"], sets: \.catalog)
 
-  static let orders = OptionDescription(
-    long: "--orders", value: ValueDescription(name: "path-or-uri", kind: .path),
+  static let orders = OptionDescription.path(
+    "--orders", name: "path-or-uri",
     help: "The orders file, or a postgresql:// URI (PostgreSQL build).",
     defaults: [
       "$SHOP_ORDERS", "$XDG_DATA_HOME/shop/orders.jsonl", "~/.local/share/shop/orders.jsonl",
-    ])
+    ], sets: \.orders)
 
   /// The options of `place`; `batch` has the same, but for the words of `-q`.
   static let placement: [OptionDescription] = [
-    OptionDescription(
-      short: "-q", long: "--quiet",
-      help: "Report nothing on standard output; errors still go to standard error."),
-    OptionDescription(long: "--json", help: "Report one JSON object per line."),
+    .quiet,
+    .json,
     .catalog,
     .orders,
-    OptionDescription(long: "--memory", help: "Keep orders in memory for this run only."),
+    .memory,
     .explain,
     .help,
   ]
@@ -197,7 +204,7 @@ extension OptionDescription {
 extension OptionDescription {
   /// The options of `batch`: `place`'s, with `-q` saying where lines not placed go.
   static let batch: [OptionDescription] = placement.map { option in
-    guard option.long == "--quiet" else { return option }
+    guard option == .quiet else { return option }
     var quiet = option
     quiet.help = """
       Report nothing on standard output; errors, and the lines not placed, still go to \
@@ -208,6 +215,10 @@ extension OptionDescription {
 }
 
 extension OperandDescription {
+  static let numbers = OperandDescription(
+    name: "NUMBER", kind: .orderNumber, isOptional: true, isRepeating: true,
+    help: "The number of an order to list, such as 1001.")
+
   static let items = OperandDescription(
     name: "SKU=QTY", kind: .item, isOptional: false, isRepeating: true,
     help: """

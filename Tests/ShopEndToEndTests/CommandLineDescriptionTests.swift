@@ -1,3 +1,4 @@
+import ShopAdapters
 import Testing
 
 @testable import shop
@@ -7,9 +8,10 @@ struct CommandLineDescriptionTests {
   /// `shop` with one more option on `catalog`, as a maintainer would add it.
   static let extended: CommandLineDescription = {
     var description = CommandLineDescription.shop
-    let gift = OptionDescription(
-      long: "--gift-wrap", value: ValueDescription(name: "paper", kind: .path),
-      help: "Wrap every item in this paper.", defaults: ["$SHOP_PAPER", "brown paper"])
+    // Its value goes to a field `catalog` does not read, so the invocation stays the same.
+    let gift = OptionDescription.path(
+      "--gift-wrap", name: "paper", help: "Wrap every item in this paper.",
+      defaults: ["$SHOP_PAPER", "brown paper"], sets: \.orders)
     for index in description.commands.indices where description.commands[index].name == "catalog" {
       description.commands[index].options.insert(gift, at: 0)
     }
@@ -26,7 +28,7 @@ struct CommandLineDescriptionTests {
       Issue.record("not parsed as a command")
       return
     }
-    #expect(parsed.value("--gift-wrap") == Array("red".utf8))
+    #expect(parsed.values.orders == FilePath("red"))
     #expect(
       try Invocation(parsing: arguments, in: description)
         == .catalog(catalogPath: nil, json: true, explain: false))
@@ -50,6 +52,40 @@ struct CommandLineDescriptionTests {
     ] {
       #expect(!text.contains("gift-wrap"))
     }
+  }
+
+  @Test func theDescriptionIsSound() {
+    #expect(CommandLineDescription.shop.problems == [])
+    #expect(CommandLineDescriptionTests.extended.problems == [])
+  }
+
+  /// The validator finds each kind of mistake a maintainer could make in the description.
+  @Test func theValidatorFindsWhatIsWrong() throws {
+    var description = CommandLineDescription.shop
+    let catalog = try #require(description.commands.firstIndex { $0.name == "catalog" })
+    // A conflict with an option catalog does not declare.
+    description.commands[catalog].conflicts.append((.option(.json), .option(.memory)))
+    #expect(
+      description.problems == [
+        "catalog: the conflict --json/--memory names --memory, which catalog does not declare"
+      ])
+    // The same name twice, a value that does not fit its field, defaults on a flag.
+    description = .shop
+    description.commands[catalog].options.append(.json)
+    var quiet = OptionDescription.quiet
+    quiet.defaults = ["loud"]
+    description.commands[catalog].options.append(quiet)
+    var last = OptionDescription.last
+    last.value = ValueDescription(name: "n", kind: .path)
+    description.commands[catalog].options.append(last)
+    description.commands[catalog].conflicts.append((.operand(.numbers), .option(.json)))
+    #expect(
+      description.problems == [
+        "catalog: option --json is declared twice",
+        "catalog: --quiet is a flag and can't have defaults",
+        "catalog: --last's value does not fit where it goes",
+        "catalog: the conflict NUMBER/--json names NUMBER, which catalog does not declare",
+      ])
   }
 
   @Test func everyCommandAndOptionIsInEveryScriptAndTheManual() {
