@@ -3,7 +3,7 @@
 /// Every call reads a snapshot: the orders saved when it started, none that a concurrent
 /// writer adds (or a torn write it cuts) while it runs. Every form checks the numbering of
 /// what it reads: orders run from ``Order/firstNumber`` up by one, and a gap, a repeat or a
-/// record that is not an order throws a ``ShopError`` with ``ExitStatus/dataError`` naming
+/// record that is not an order throws an error naming
 /// where. The forms whose cost must not grow with the store (`count`, `last`, `order`) check
 /// what they read and no more: the last orders follow each other, the order found has the
 /// number asked for, the count matches the last number.

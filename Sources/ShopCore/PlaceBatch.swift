@@ -30,7 +30,7 @@ public struct PlaceBatch {
         rejected += placed.rejected
         lastReported = placed.lastNumber ?? lastReported
       }
-    } catch let error as ShopError {
+    } catch {
       throw BatchStopped(cause: error, lastReported: lastReported)
     }
     return rejected
@@ -39,17 +39,8 @@ public struct PlaceBatch {
 
 /// A batch that stopped part way: the cause, and the last order it reported, so the user
 /// knows what was saved.
-public struct BatchStopped: ShopError {
-  public let cause: any ShopError
+public struct BatchStopped: Error {
+  public let cause: any Error
   /// The number of the last order this batch reported; nil when it reported none.
   public let lastReported: Int?
-
-  public var status: ExitStatus { cause.status }
-
-  /// The cause's message, and the last order reported when there is one (a batch that stopped
-  /// before reporting any says only why).
-  public var message: String {
-    guard let lastReported, !cause.message.isEmpty else { return cause.message }
-    return "\(cause.message); the last order this batch reported is \(lastReported)"
-  }
 }

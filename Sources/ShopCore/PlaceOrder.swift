@@ -111,12 +111,10 @@ public struct PlaceOrder {
 }
 
 /// A store broke the ``Orders`` promise of one order per draft; never caused by input.
-public enum PlaceOrderError: ShopError, Equatable, Sendable {
+public enum PlaceOrderError: Error, Equatable, Sendable, CustomStringConvertible {
   case storeSavedTooFew
 
-  public var status: ExitStatus { .software }
-
-  public var message: String {
+  public var description: String {
     "internal error: the store saved fewer orders than it was given (please report this bug)"
   }
 }

@@ -1,3 +1,4 @@
+import ShopAdapters
 import ShopCore
 
 /// The one description of `shop`'s command line; everything a user reads about it is made from

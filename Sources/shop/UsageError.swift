@@ -1,3 +1,4 @@
+import ShopAdapters
 import ShopCore
 
 /// A command line that can't be run, told as swift-argument-parser tells it: the reason, the

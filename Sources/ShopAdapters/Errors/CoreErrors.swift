@@ -1,0 +1,34 @@
+import ShopCore
+
+// The one place where the core's domain errors get an exit status and the words a terminal
+// shows: the core says what went wrong, the edge says how a command ends.
+
+extension OrdersFull: ShopError {
+  public var status: ExitStatus { .dataError }
+  public var message: String { description }
+}
+
+extension OrderTooLarge: ShopError {
+  public var status: ExitStatus { .dataError }
+  public var message: String { description }
+}
+
+extension PlaceOrderError: ShopError {
+  public var status: ExitStatus { .software }
+  public var message: String { description }
+}
+
+extension BatchStopped: ShopError {
+  /// The cause's status; a cause that is not a ``ShopError`` can only be a bug.
+  public var status: ExitStatus { (cause as? any ShopError)?.status ?? .software }
+
+  /// The cause's message, and the last order reported when there is one (a batch that stopped
+  /// before reporting any says only why).
+  public var message: String {
+    let said =
+      (cause as? any ShopError)?.message
+      ?? "internal error (please report this bug): \(cause)"
+    guard let lastReported, !said.isEmpty else { return said }
+    return "\(said); the last order this batch reported is \(lastReported)"
+  }
+}
