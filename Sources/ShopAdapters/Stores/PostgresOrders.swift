@@ -215,61 +215,68 @@
       """
     }
 
-    /// LOCK, the INSERT and COMMIT sent together: one round trip for the group; before the
-    /// table was checked, its description goes in the same trip.
+    /// LOCK, the INSERT and COMMIT sent together: one round trip for the group. Before the
+    /// table was checked, the INSERT tests it in SQL; only when it inserted nothing, or failed,
+    /// does a second trip ask the catalog why, so a `place` into a good table pays one
+    /// catalog query, inside its one round trip.
     private func insert(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
       let checking = !schemaChecked
-      var statements: [PostgresConnection.Statement] = []
-      if checking { statements.append(.init(sql: Self.schemaQuery)) }
-      statements += [
+      let outcome = connection.runInOneTrip([
         .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
         .init(
           sql: Self.insertNumbered(checkingSchema: checking), parameters: columns(of: drafts),
           needs: Needs.insert),
-      ]
-      let outcome = connection.runInOneTrip(statements)
+      ])
       let place = connection.place
-      // The answers are the schema's (when sent), LOCK's, then the INSERT's.
-      func schema(_ answers: [PostgresResult]) throws {
-        guard checking, let description = answers.first else { return }
-        if let problem = Self.schemaProblem(description) {
-          throw PostgresError.badData(place, problem)
-        }
-        if description.rows > 0 { schemaChecked = true }
-      }
-      let insertAt = checking ? 2 : 1
+      // The answers are LOCK's, then the INSERT's.
       switch outcome {
       case .committed(let answers):
-        try schema(answers)
-        guard answers.count == insertAt + 1, let inserted = answers[insertAt].integer(0, 3) else {
+        guard answers.count == 2, let inserted = answers[1].integer(0, 3) else {
           throw PostgresError.badData(place, "the last order number is not a number")
         }
-        let numbering = try Numbering(answers[insertAt], from: 0, place: place)
+        let numbering = try Numbering(answers[1], from: 0, place: place)
         if inserted == drafts.count {
+          if checking { schemaChecked = true }
           return try Self.numbered(drafts, after: numbering.last ?? Order.firstNumber - 1)
         }
-        // Nothing was inserted: the server found the numbering (or the table) is not shop's.
+        // Nothing was inserted: the server found the table or its numbering is not shop's.
+        if checking { try checkSchema(on: connection) }
         try numbering.check(place)
         throw PostgresError.badData(
           place,
           "the server inserted \(inserted) of \(drafts.count) orders: the table's "
             + "numbering or columns are not shop's")
-      case .refused(let error, let answers):
+      case .refused(let error, _):
         if !connection.isLost { _ = try? connection.run("ROLLBACK") }
-        // A foreign table's types can make the INSERT itself fail: say why.
-        try schema(answers)
+        // A foreign table's types can make the INSERT itself fail: say why, if that is why.
+        if checking && !connection.isLost && error.sqlState != "42P01" {
+          do {
+            try checkSchema(on: connection)
+          } catch let foreign as PostgresError where foreign.status == .dataError {
+            throw foreign
+          } catch {}  // The catalog can't say: the refusal itself is the message.
+        }
         throw error
       case .unknown(let answers, let why):
         // An answer that never comes leaves the outcome unknown, which is not the same as
         // failed: the orders must not be reported, nor said to be unsaved.
         let last =
-          answers.count == insertAt + 1
-          ? (try? Numbering(answers[insertAt], from: 0, place: place))?.last
-            ?? Order.firstNumber - 1 : nil
+          answers.count == 2
+          ? (try? Numbering(answers[1], from: 0, place: place))?.last ?? Order.firstNumber - 1
+          : nil
         throw PostgresError.unconfirmed(
           place, first: last.map { $0 &+ 1 }, count: drafts.count, lastReported: lastSaved,
           why: why)
       }
+    }
+
+    /// Asks the catalog whether the table is `shop`'s: 65 naming the columns when not.
+    private func checkSchema(on connection: PostgresConnection) throws {
+      let description = try connection.run(Self.schemaQuery)
+      if let problem = Self.schemaProblem(description) {
+        throw PostgresError.badData(connection.place, problem)
+      }
+      if description.rows > 0 { schemaChecked = true }
     }
 
     /// The lock is taken before the numbering is read, and that read is its own statement,
