@@ -731,16 +731,24 @@
       }
       _ = start
       let data = rows.finished()
-      let put = data.withUnsafeBytes { bytes in
-        PQputCopyData(
-          connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-          Int32(clamping: bytes.count))
-      }
+      // Non-blocking, libpq answers 0 when it can't queue yet: send what it holds, then retry.
+      var put: Int32 = 0
+      repeat {
+        put = data.withUnsafeBytes { bytes in
+          PQputCopyData(
+            connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+            Int32(clamping: bytes.count))
+        }
+      } while put == 0 && System.monotonicMilliseconds() < until && flush(until: until)
       // Before the end of the data is sent, the server can only abort the COPY.
       guard put == 1, flush(until: until) else {
         return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
       }
-      guard PQputCopyEnd(connection, nil) == 1 else { return .unknown([], why: lostReason) }
+      var ended: Int32 = 0
+      repeat {
+        ended = PQputCopyEnd(connection, nil)
+      } while ended == 0 && System.monotonicMilliseconds() < until && flush(until: until)
+      guard ended == 1 else { return .unknown([], why: lostReason) }
       var answers: [PostgresResult] = []
       for isCommit in [false, true] {
         guard let result = nextResult(until: until) else {
