@@ -228,6 +228,51 @@ import Testing
       }
     }
 
+    @Test func aBatchWhoseBackendStopsEndsWith75NamingTheLastReportedOrder() throws {
+      signal(SIGPIPE, SIG_IGN)
+      let server = try PostgresServer.shared.get()
+      let database = try server.makeDatabase()
+      let shop = try Shop()
+      let stdout = shop.folder.file("stopped.out")
+      let stderr = shop.folder.file("stopped.err")
+      try Data().write(to: URL(fileURLWithPath: stdout))
+      try Data().write(to: URL(fileURLWithPath: stderr))
+      let pipe = Pipe()
+      let batch = Process()
+      batch.executableURL = URL(fileURLWithPath: Shop.binary)
+      batch.arguments = ["batch", "--orders", server.tcpURI(database) + "?shop_timeout=1"]
+      batch.environment = ["HOME": shop.home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"]
+      batch.standardInput = pipe
+      batch.standardOutput = FileHandle(forWritingAtPath: stdout)
+      batch.standardError = FileHandle(forWritingAtPath: stderr)
+      try batch.run()
+      try pipe.fileHandleForReading.close()
+      try pipe.fileHandleForWriting.write(contentsOf: Data("pen=1\n".utf8))
+      // The first group is reported once it is committed.
+      var reported = ""
+      for _ in 0..<300 where !reported.contains("order 1001") {
+        usleep(20_000)
+        reported = String(
+          decoding: FileManager.default.contents(atPath: stdout) ?? Data(), as: UTF8.self)
+      }
+      #expect(reported == "order 1001 for 30\n")
+      let backend = try server.shopBackend(database)
+      kill(backend, SIGSTOP)
+      try pipe.fileHandleForWriting.write(contentsOf: Data("lamp=1\n".utf8))
+      batch.waitUntilExit()  // Before the fix: forever.
+      kill(backend, SIGCONT)
+      try? pipe.fileHandleForWriting.close()
+      let run = Shop.Started(process: batch, stdout: stdout, stderr: stderr).finish()
+      #expect(run.status == 75, "\(run)")
+      #expect(run.stdout == "order 1001 for 30\n")
+      #expect(run.stderr.contains("no answer within 1 s (shop_timeout)"), "\(run.stderr)")
+      #expect(run.stderr.contains("the last order this command reported is 1001"))
+      #expect(run.stderr.split(separator: "\n").count == 1)
+      try server.waitForNoSessions(database)
+      let saved = try savedNumbers(server, database)
+      #expect(saved == [1001] || saved == [1001, 1002], "\(saved)")
+    }
+
     @Test func placeRefusesANumberingItDidNotWriteAsOrdersDoes() throws {
       let server = try PostgresServer.shared.get()
       let shop = try Shop()
