@@ -209,6 +209,165 @@ import Testing
         }
       }
     }
+
+    @Test func connectingIsBoundedByTheURIThenPGCONNECT_TIMEOUTThenTenSeconds() throws {
+      let (socket, port) = try PostgresServer.silentListener()
+      defer { close(socket) }
+      let shop = try Shop()
+      let uri = "postgresql://shop@127.0.0.1:\(port)/orders"
+      for (query, variable, seconds) in [
+        ("", "2", 2), ("?connect_timeout=1", "3", 1), ("", "", 10), ("", "0", 10),
+      ] {
+        let run = try shop.run(
+          ["orders", "--count", "--orders", uri + query],
+          environment: variable.isEmpty ? [:] : ["PGCONNECT_TIMEOUT": variable])
+        #expect(run.status == 69, "\(query) \(variable): \(run)")
+        #expect(
+          run.stderr == "Error: the orders database 'orders' on 127.0.0.1:\(port): can't connect: "
+            + "no answer within \(seconds) s (connect_timeout)\n", "\(run)")
+      }
+    }
+
+    @Test func aBatchWhoseBackendStopsEndsWith75NamingTheLastReportedOrder() throws {
+      signal(SIGPIPE, SIG_IGN)
+      let server = try PostgresServer.shared.get()
+      let database = try server.makeDatabase()
+      let shop = try Shop()
+      let stdout = shop.folder.file("stopped.out")
+      let stderr = shop.folder.file("stopped.err")
+      try Data().write(to: URL(fileURLWithPath: stdout))
+      try Data().write(to: URL(fileURLWithPath: stderr))
+      let pipe = Pipe()
+      let batch = Process()
+      batch.executableURL = URL(fileURLWithPath: Shop.binary)
+      batch.arguments = ["batch", "--orders", server.tcpURI(database) + "?shop_timeout=1"]
+      batch.environment = ["HOME": shop.home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"]
+      batch.standardInput = pipe
+      batch.standardOutput = FileHandle(forWritingAtPath: stdout)
+      batch.standardError = FileHandle(forWritingAtPath: stderr)
+      try batch.run()
+      try pipe.fileHandleForReading.close()
+      try pipe.fileHandleForWriting.write(contentsOf: Data("pen=1\n".utf8))
+      // The first group is reported once it is committed.
+      var reported = ""
+      for _ in 0..<300 where !reported.contains("order 1001") {
+        usleep(20_000)
+        reported = String(
+          decoding: FileManager.default.contents(atPath: stdout) ?? Data(), as: UTF8.self)
+      }
+      #expect(reported == "order 1001 for 30\n")
+      let backend = try server.shopBackend(database)
+      kill(backend, SIGSTOP)
+      try pipe.fileHandleForWriting.write(contentsOf: Data("lamp=1\n".utf8))
+      batch.waitUntilExit()  // Before the fix: forever.
+      kill(backend, SIGCONT)
+      try? pipe.fileHandleForWriting.close()
+      let run = Shop.Started(process: batch, stdout: stdout, stderr: stderr).finish()
+      #expect(run.status == 75, "\(run)")
+      #expect(run.stdout == "order 1001 for 30\n")
+      #expect(run.stderr.contains("no answer within 1 s (shop_timeout)"), "\(run.stderr)")
+      #expect(run.stderr.contains("the last order this command reported is 1001"))
+      #expect(run.stderr.split(separator: "\n").count == 1)
+      try server.waitForNoSessions(database)
+      let saved = try savedNumbers(server, database)
+      #expect(saved == [1001] || saved == [1001, 1002], "\(saved)")
+    }
+
+    @Test func placeRefusesANumberingItDidNotWriteAsOrdersDoes() throws {
+      let server = try PostgresServer.shared.get()
+      let shop = try Shop()
+      for (rows, named) in [([5], "order 5"), ([-10], "order -10"), ([1001, 5000], "order 5000")] {
+        let database = try server.makeDatabase()
+        let uri = server.tcpURI(database)
+        #expect(try shop.run("orders", "--orders", uri, "--count").stdout == "0\n")
+        try server.insertOrders(rows, database: database)
+        for run in [
+          try shop.run("place", "--orders", uri, "pen=1"),
+          try shop.run(["batch", "--orders", uri], input: "pen=1\nlamp=1\n"),
+          try shop.run("orders", "--orders", uri, "--last", "1"),
+          try shop.run("orders", "--orders", uri, "1001"),
+        ] {
+          #expect(run.status == 65, "\(rows): \(run)")
+          #expect(run.stdout.isEmpty)
+          #expect(run.stderr.contains(named), "\(rows): \(run)")
+        }
+        // A full listing prints what it checked before it stops, as for a file.
+        let listing = try shop.run("orders", "--orders", uri)
+        #expect(listing.status == 65 && listing.stderr.contains(named), "\(listing)")
+        #expect(try savedNumbers(server, database) == rows.sorted())
+      }
+    }
+
+    @Test func aForeignTableTakesNoBatchAndSaysWhichColumn() throws {
+      let server = try PostgresServer.shared.get()
+      let shop = try Shop()
+      for (type, says) in [
+        ("items text", "column items is of type text where shop expects jsonb NOT NULL"),
+        ("items jsonb, placed_at timestamp", "column placed_at is of type timestamp without"),
+      ] {
+        let database = try server.makeDatabase()
+        let columns = "number bigint PRIMARY KEY, total bigint NOT NULL, payable bigint NOT NULL, "
+        try server.sql(
+          "CREATE TABLE shop_orders (\(columns)\(type)"
+            + (type.hasPrefix("items text") ? ", placed_at timestamptz NOT NULL" : "") + ")",
+          database: database)
+        try server.sql(
+          "ALTER TABLE shop_orders ALTER COLUMN items SET NOT NULL", database: database)
+        if type.contains("placed_at") {
+          try server.sql(
+            "ALTER TABLE shop_orders ALTER COLUMN placed_at SET NOT NULL", database: database)
+        }
+        let input = String(repeating: "pen=1\n", count: 70)
+        let uri = server.tcpURI(database)
+        for run in [
+          try shop.run(["batch", "--orders", uri], input: input),
+          try shop.run("place", "--orders", uri, "pen=1"),
+          try shop.run("orders", "--orders", uri, "--count"),
+        ] {
+          #expect(run.status == 65, "\(type): \(run)")
+          #expect(run.stdout.isEmpty)
+          #expect(run.stderr.contains(says), "\(run)")
+        }
+        #expect(try savedNumbers(server, database).isEmpty)
+      }
+    }
+
+    @Test func aShortPasswordIsCutOnlyWhereItIsThePassword() throws {
+      let shop = try Shop()
+      let run = try shop.run("place", "--orders", "postgresql://shop:e@127.0.0.1:1/orders", "pen=1")
+      #expect(run.status == 69)
+      #expect(
+        run.stderr.hasPrefix(
+          "Error: the orders database 'orders' on 127.0.0.1:1: can't connect: connection to server"),
+        "\(run.stderr)")
+      #expect(!run.stderr.contains("***"))
+    }
+
+    @Test(.enabled(if: Shop.canMeasureMemory, "needs GNU time on Linux to read a peak"))
+    func theNewestOrdersStreamInMemoryThatDoesNotGrowWithN() throws {
+      let server = try PostgresServer.shared.get()
+      let database = try server.makeDatabase()
+      let uri = server.tcpURI(database)
+      let shop = try Shop()
+      #expect(try shop.run("orders", "--orders", uri, "--count").stdout == "0\n")
+      try server.sql(
+        "INSERT INTO shop_orders SELECT n, '2026-11-30T06:06:43Z', "
+          + #"'[{"sku":"pen","quantity":1,"price":30}]', 30, 30 FROM generate_series(1001, 151000) n"#,
+        database: database)
+      var peaks: [Int] = []
+      for count in [1_000, 150_000] {
+        let measured = try shop.runMeasured(
+          ["orders", "--last", "\(count)", "--orders", uri].map { Array($0.utf8) }, input: [])
+        #expect(measured.run.status == 0, "\(measured.run.stderr)")
+        let lines = measured.run.stdout.split(separator: "\n")
+        #expect(lines.count == count)
+        #expect(lines.first?.hasPrefix("\(151_001 - count)  ") == true)
+        #expect(lines.last?.hasPrefix("151000  ") == true)
+        peaks.append(measured.peakKiB)
+      }
+      // 150,000 rows held at once would be about 50 MB of results and orders.
+      #expect(peaks[1] - peaks[0] < 8_192, "\(peaks[0]) KiB, then \(peaks[1]) KiB")
+    }
   }
 #else
   struct PostgresAbsentTests {

@@ -145,6 +145,51 @@
       }
     }
 
+    /// A socket on 127.0.0.1 that listens but never accepts: the kernel completes a client's
+    /// connection, and then nothing ever answers it. Close it with `close`.
+    public static func silentListener() throws -> (socket: Int32, port: Int) {
+      let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      guard socket >= 0 else { throw ServerError("socket failed") }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      address.sin_port = 0
+      var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+      let bound = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+          bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+        }
+      }
+      guard bound, listen(socket, 16) == 0 else {
+        close(socket)
+        throw ServerError("can't listen")
+      }
+      return (socket, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// The process id of the server's session for `shop` in `database` (the one connected
+    /// with application_name `shop`), for stopping it with SIGSTOP.
+    public func shopBackend(_ database: String) throws -> pid_t {
+      let text = try sql(
+        "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' "
+          + "AND application_name = 'shop'", database: database)
+      let pids = text.split(separator: "\n").compactMap { pid_t($0) }
+      guard pids.count == 1, let pid = pids.first else {
+        throw ServerError("not one shop session on \(database): \(text)")
+      }
+      return pid
+    }
+
+    /// Inserts rows numbered `numbers`, each a valid order of one pen, behind shop's back.
+    public func insertOrders(_ numbers: [Int], database: String) throws {
+      for number in numbers {
+        try sql(
+          "INSERT INTO shop_orders (number, placed_at, items, total, payable) VALUES (\(number), "
+            + #"'2026-11-30T06:06:43Z', '[{"sku":"pen","quantity":1,"price":30}]', 30, 30)"#,
+          database: database)
+      }
+    }
+
     /// A port nothing listens on now: bind to port 0 and ask which one the kernel gave.
     private static func freePort() throws -> Int {
       let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -25,10 +25,11 @@ extension BatchStopped: ShopError {
   /// The cause's message, and the last order reported when there is one (a batch that stopped
   /// before reporting any says only why).
   public var message: String {
-    let said =
-      (cause as? any ShopError)?.message
-      ?? "internal error (please report this bug): \(cause)"
-    guard let lastReported, !said.isEmpty else { return said }
+    guard let cause = cause as? any ShopError else {
+      return "internal error (please report this bug): \(self.cause)"
+    }
+    let said = cause.message
+    guard let lastReported, !said.isEmpty, !cause.namesTheLastReportedOrder else { return said }
     return "\(said); the last order this batch reported is \(lastReported)"
   }
 }

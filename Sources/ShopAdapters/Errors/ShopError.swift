@@ -30,4 +30,11 @@ public protocol ShopError: Error {
   var status: ExitStatus { get }
   /// One line, without `Error: ` or a newline, naming what was wrong and where.
   var message: String { get }
+  /// Whether ``message`` already names the last order the command reported (a commit the
+  /// server never confirmed does), so a batch need not add it again.
+  var namesTheLastReportedOrder: Bool { get }
+}
+
+extension ShopError {
+  public var namesTheLastReportedOrder: Bool { false }
 }

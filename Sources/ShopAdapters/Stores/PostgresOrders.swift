@@ -9,13 +9,51 @@
   /// the server; a large one by binary COPY. `synchronous_commit` is on: when COMMIT is
   /// confirmed, the orders are on the server's disk.
   ///
-  ///     number bigint primary key, placed_at timestamptz, items jsonb, total bigint, payable bigint
+  /// Before its first use of the table, each command checks the table is the one `shop` makes
+  /// (``schema``), and every writer and cheap reader checks the numbering it continues or
+  /// reads from (``Numbering``), so what `place` accepts `orders` accepts.
   public final class PostgresOrders: Orders, OrderHistory {
     /// The table, created on first use.
     static let table = "shop_orders"
 
+    /// A column `shop` reads and writes: all are NOT NULL.
+    struct Column {
+      let name: String
+      /// As `format_type` spells it.
+      let type: String
+      var primaryKey = false
+
+      var declaration: String { "\(type) NOT NULL" + (primaryKey ? " PRIMARY KEY" : "") }
+    }
+
+    /// The columns checked by name, type, NOT NULL and primary key. Other columns may exist
+    /// (a later version may add one): `shop` leaves them to their defaults.
+    static let schema = [
+      Column(name: "number", type: "bigint", primaryKey: true),
+      Column(name: "placed_at", type: "timestamp with time zone"),
+      Column(name: "items", type: "jsonb"),
+      Column(name: "total", type: "bigint"),
+      Column(name: "payable", type: "bigint"),
+    ]
+
+    /// The privileges each statement needs, for the message when one is missing.
+    enum Needs {
+      static let select = "SELECT on table \(table)"
+      static let lock =
+        "UPDATE (or DELETE or TRUNCATE) on table \(table): LOCK TABLE … IN EXCLUSIVE MODE, "
+        + "which keeps the numbers free of gaps, takes it (shop never updates a row)"
+      static let insert = "SELECT and INSERT on table \(table)"
+      static let copy = "INSERT on table \(table)"
+      static let create =
+        "CREATE on the schema to create table \(table) (or create it first, as the README shows)"
+    }
+
     private let uri: String
     private var opened: PostgresConnection?
+    /// The table was found to be `shop`'s on this connection: checked once per command.
+    private var schemaChecked = false
+    /// The last order this store saved and confirmed, so reported: for the 75 message.
+    private var lastSaved: Int?
 
     /// Touches nothing yet: the connection is made, and the table created, on first use.
     public init(uri: String) {
@@ -24,7 +62,9 @@
 
     public func save(_ drafts: [Draft]) throws -> [Order] {
       guard !drafts.isEmpty else { return [] }
-      return try withTable { connection in try save(drafts, on: connection) }
+      let saved = try withTable { connection in try save(drafts, on: connection) }
+      if let last = saved.last { lastSaved = last.number }
+      return saved
     }
 
     /// Groups smaller than this go in one round trip, from arrays; larger ones by COPY, whose
@@ -36,69 +76,244 @@
         ? try insert(drafts, on: connection) : try copy(drafts, on: connection)
     }
 
-    /// The server numbers the rows after the last order, and answers that last number. The
-    /// INSERT is a statement after the LOCK, and under READ COMMITTED each statement takes a
-    /// new snapshot, so its `max(number)` sees every order committed before the lock was
-    /// granted; nobody else can insert until COMMIT.
-    private static let insertNumbered = """
-      WITH last AS (SELECT coalesce(max(number), 1000) AS number FROM \(table)),
-      saved AS (
-        INSERT INTO \(table) (number, placed_at, items, total, payable)
-        SELECT last.number + u.o, to_timestamp(u.t), u.i, u.s, u.p
-        FROM last, unnest($1::int8[], $2::jsonb[], $3::int8[], $4::int8[])
-          WITH ORDINALITY AS u(t, i, s, p, o)
-      )
-      SELECT number FROM last
+    // MARK: - What a table must be
+
+    /// One row per column of the table: name, type, NOT NULL, whether it alone is the
+    /// primary key. No row when there is no table.
+    static let schemaQuery = """
+      SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, \(primaryKeyTest)
+      FROM pg_attribute a
+      WHERE a.attrelid = to_regclass('\(table)') AND a.attnum > 0 AND NOT a.attisdropped
+      ORDER BY a.attnum
       """
 
-    /// LOCK, the INSERT and COMMIT sent together: one round trip for the group.
-    private func insert(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
-      let outcome = connection.runInOneTrip([
-        .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE"),
-        .init(sql: Self.insertNumbered, parameters: columns(of: drafts)),
-      ])
-      // The answers are LOCK's, then the INSERT's: the number before the group's.
-      func last(_ answers: [PostgresResult]) -> Int? {
-        answers.count == 2 ? answers[1].integer(0, 0) : nil
+    private static let primaryKeyTest = """
+      coalesce(a.attnum::text = (SELECT i.indkey::text FROM pg_index i \
+      WHERE i.indrelid = a.attrelid AND i.indisprimary), false)
+      """
+
+    /// The same test in SQL, so a one-round-trip INSERT writes nothing into a foreign table
+    /// before `shop` has read the answer of ``schemaQuery``.
+    static let schemaFits: String = {
+      let rows = schema.map { "('\($0.name)', '\($0.type)', true, \($0.primaryKey))" }
+      return """
+        (SELECT count(*) FROM pg_attribute a
+        WHERE a.attrelid = to_regclass('\(table)') AND a.attnum > 0 AND NOT a.attisdropped
+          AND (a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull,
+            \(primaryKeyTest)) IN (VALUES \(rows.joined(separator: ", ")))) = \(schema.count)
+        """
+    }()
+
+    /// Why the table described by `result` (``schemaQuery``'s answer) is not `shop`'s; nil when
+    /// it is, or when there is no table yet.
+    static func schemaProblem(_ result: PostgresResult) -> String? {
+      guard result.rows > 0 else { return nil }
+      var found: [String: (type: String, notNull: Bool, primaryKey: Bool)] = [:]
+      for row in 0..<result.rows {
+        guard let name = result.text(row, 0), let type = result.text(row, 1) else { continue }
+        found[name] = (type, result.text(row, 2) == "t", result.text(row, 3) == "t")
       }
-      switch outcome {
-      case .committed(let answers):
-        guard let last = last(answers) else {
-          throw PostgresError.badData(connection.place, "the last order number is not a number")
+      var problems: [String] = []
+      for column in schema {
+        guard let have = found[column.name] else {
+          problems.append("no column \(column.name) (\(column.declaration))")
+          continue
         }
-        return try Self.numbered(drafts, after: last)
-      case .refused(let error):
-        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
-        throw error
-      case .unknown(let answers):
-        // An answer that never comes leaves the outcome unknown, which is not the same as
-        // failed: the orders must not be reported, nor said to be unsaved.
-        throw PostgresError.unconfirmed(
-          connection.place, first: last(answers).map { $0 &+ 1 }, count: drafts.count)
+        var wrong: [String] = []
+        if have.type != column.type { wrong.append("of type \(have.type)") }
+        if !have.notNull { wrong.append("nullable") }
+        if have.primaryKey != column.primaryKey {
+          wrong.append(column.primaryKey ? "not the primary key" : "the primary key")
+        }
+        if !wrong.isEmpty {
+          problems.append(
+            "column \(column.name) is \(wrong.joined(separator: ", ")) where shop expects "
+              + column.declaration)
+        }
+      }
+      guard !problems.isEmpty else { return nil }
+      return "table \(table) is not the one shop makes: " + problems.joined(separator: "; ")
+        + "; nothing was written"
+    }
+
+    /// The numbers a writer continues from, read at constant cost through the primary key's
+    /// index: the first, the last and the one before it.
+    struct Numbering {
+      let first: Int?
+      let last: Int?
+      let previous: Int?
+
+      /// The three as columns of one row, each a scalar subquery.
+      static let columns = """
+        (SELECT min(number) FROM \(table)) AS first, \
+        (SELECT number FROM \(table) ORDER BY number DESC LIMIT 1) AS number, \
+        (SELECT number FROM \(table) ORDER BY number DESC OFFSET 1 LIMIT 1) AS previous
+        """
+
+      /// ``problem`` in SQL, over a relation `last` with columns `first`, `number`, `previous`.
+      static let fitsSQL = """
+        (last.first IS NULL OR last.first = \(Order.firstNumber) AND \
+        (last.previous IS NULL AND last.number = \(Order.firstNumber) \
+        OR last.number = last.previous + 1))
+        """
+
+      init(_ result: PostgresResult, from column: Int, place: PostgresPlace) throws {
+        func number(_ offset: Int) throws -> Int? {
+          guard result.text(0, column + offset) != nil else { return nil }
+          guard let value = result.integer(0, column + offset) else {
+            throw PostgresError.badData(place, "an order number is not a number")
+          }
+          return value
+        }
+        first = try number(0)
+        last = try number(1)
+        previous = try number(2)
+      }
+
+      /// Why these numbers can't be continued, naming the order; nil when they can. The same
+      /// rule as ``fitsSQL``.
+      var problem: String? {
+        guard let first else { return nil }
+        guard first == Order.firstNumber else {
+          return "order \(first) is the first order: numbers start at \(Order.firstNumber)"
+        }
+        guard let last else { return "the last order number is not a number" }
+        if let previous {
+          guard last != previous &+ 1 else { return nil }
+          return last > previous
+            ? "order \(last) follows \(previous): orders \(previous &+ 1)…\(last &- 1) are missing"
+            : "order \(last) is there twice"
+        }
+        return last == Order.firstNumber ? nil : "order \(last) is the only order but not 1001"
+      }
+
+      func check(_ place: PostgresPlace) throws {
+        if let problem { throw PostgresError.badData(place, problem) }
       }
     }
 
-    /// The lock is taken before the last number is read, and that read is its own statement,
+    // MARK: - Writing
+
+    /// The server numbers the rows after the last order, and answers the numbering it
+    /// continued and how many rows it inserted. The INSERT is a statement after the LOCK, and
+    /// under READ COMMITTED each statement takes a new snapshot, so it sees every order
+    /// committed before the lock was granted; nobody else can insert until COMMIT. It inserts
+    /// nothing when the numbering (or, before the table was checked, the table) is not
+    /// `shop`'s, so nothing is written before `shop` has read why.
+    private static func insertNumbered(checkingSchema: Bool) -> String {
+      """
+      WITH last AS (SELECT \(Numbering.columns)),
+      saved AS (
+        INSERT INTO \(table) (number, placed_at, items, total, payable)
+        SELECT coalesce(last.number, \(Order.firstNumber - 1)) + u.o, to_timestamp(u.t), u.i, u.s, u.p
+        FROM last, unnest($1::int8[], $2::jsonb[], $3::int8[], $4::int8[])
+          WITH ORDINALITY AS u(t, i, s, p, o)
+        WHERE \(Numbering.fitsSQL)\(checkingSchema ? " AND " + schemaFits : "")
+        RETURNING 1
+      )
+      SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved) FROM last
+      """
+    }
+
+    /// LOCK, the INSERT and COMMIT sent together: one round trip for the group. Before the
+    /// table was checked, the INSERT tests it in SQL; only when it inserted nothing, or failed,
+    /// does a second trip ask the catalog why, so a `place` into a good table pays one
+    /// catalog query, inside its one round trip.
+    private func insert(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
+      let checking = !schemaChecked
+      let outcome = connection.runInOneTrip([
+        .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
+        .init(
+          sql: Self.insertNumbered(checkingSchema: checking), parameters: columns(of: drafts),
+          needs: Needs.insert),
+      ])
+      let place = connection.place
+      // The answers are LOCK's, then the INSERT's.
+      switch outcome {
+      case .committed(let answers):
+        guard answers.count == 2, let inserted = answers[1].integer(0, 3) else {
+          throw PostgresError.badData(place, "the last order number is not a number")
+        }
+        let numbering = try Numbering(answers[1], from: 0, place: place)
+        if inserted == drafts.count {
+          if checking { schemaChecked = true }
+          return try Self.numbered(drafts, after: numbering.last ?? Order.firstNumber - 1)
+        }
+        // Nothing was inserted: the server found the table or its numbering is not shop's.
+        if checking { try checkSchema(on: connection) }
+        try numbering.check(place)
+        throw PostgresError.badData(
+          place,
+          "the server inserted \(inserted) of \(drafts.count) orders: the table's "
+            + "numbering or columns are not shop's")
+      case .refused(let error, _):
+        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+        // A foreign table's types can make the INSERT itself fail: say why, if that is why.
+        if checking && !connection.isLost && error.sqlState != "42P01" {
+          do {
+            try checkSchema(on: connection)
+          } catch let foreign as PostgresError where foreign.status == .dataError {
+            throw foreign
+          } catch {}  // The catalog can't say: the refusal itself is the message.
+        }
+        throw error
+      case .unknown(let answers, let why):
+        // An answer that never comes leaves the outcome unknown, which is not the same as
+        // failed: the orders must not be reported, nor said to be unsaved.
+        let last =
+          answers.count == 2
+          ? (try? Numbering(answers[1], from: 0, place: place))?.last ?? Order.firstNumber - 1
+          : nil
+        throw PostgresError.unconfirmed(
+          place, first: last.map { $0 &+ 1 }, count: drafts.count, lastReported: lastSaved,
+          why: why)
+      }
+    }
+
+    /// Asks the catalog whether the table is `shop`'s: 65 naming the columns when not.
+    private func checkSchema(on connection: PostgresConnection) throws {
+      let description = try connection.run(Self.schemaQuery)
+      if let problem = Self.schemaProblem(description) {
+        throw PostgresError.badData(connection.place, problem)
+      }
+      if description.rows > 0 { schemaChecked = true }
+    }
+
+    /// The lock is taken before the numbering is read, and that read is its own statement,
     /// so it sees every order committed before the lock was granted. Then the rows go by COPY,
     /// and COMMIT follows them in the same query string.
     private func copy(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
       var rows = PostgresCopyRows(capacity: 120 * drafts.count)
       let orders: [Order]
+      let place = connection.place
       do {
-        let last = try connection.run(
-          "BEGIN; LOCK TABLE \(Self.table) IN EXCLUSIVE MODE; "
-            + "SELECT coalesce(max(number), 1000) FROM \(Self.table)")
-        guard let lastNumber = last.integer(0, 0) else {
-          throw PostgresError.badData(connection.place, "the last order number is not a number")
+        let checking = !schemaChecked
+        var statements: [PostgresConnection.Statement] = [.init(sql: "BEGIN")]
+        if checking { statements.append(.init(sql: Self.schemaQuery)) }
+        statements += [
+          .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
+          .init(sql: "SELECT \(Numbering.columns)", needs: Needs.select),
+        ]
+        let answers = try connection.run(statements)
+        if checking, answers.count > 1 {
+          if let problem = Self.schemaProblem(answers[1]) {
+            throw PostgresError.badData(place, problem)
+          }
+          if answers[1].rows > 0 { schemaChecked = true }
         }
-        orders = try Self.numbered(drafts, after: lastNumber)
+        guard let last = answers.last else {
+          throw PostgresError.badData(place, "the last order number is not a number")
+        }
+        let numbering = try Numbering(last, from: 0, place: place)
+        try numbering.check(place)
+        orders = try Self.numbered(drafts, after: numbering.last ?? Order.firstNumber - 1)
         var json: [UInt8] = []
         for order in orders {
           rows.startRow(fields: 5)
           rows.append(order.number)
           guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
             throw PostgresError.badData(
-              connection.place, "order \(order.number): the time is out of PostgreSQL's range")
+              place, "order \(order.number): the time is out of PostgreSQL's range")
           }
           json.removeAll(keepingCapacity: true)
           OrderJSON.appendItems(order.lines, to: &json)
@@ -112,15 +327,16 @@
       }
       let sql =
         "COPY \(Self.table) (number, placed_at, items, total, payable) FROM STDIN (FORMAT binary)"
-      switch connection.copyThenCommit(sql, rows) {
+      switch connection.copyThenCommit(sql, rows, needs: Needs.copy) {
       case .committed:
         return orders
-      case .refused(let error):
+      case .refused(let error, _):
         if !connection.isLost { _ = try? connection.run("ROLLBACK") }
         throw error
-      case .unknown:
+      case .unknown(_, let why):
         throw PostgresError.unconfirmed(
-          connection.place, first: orders.first?.number, count: orders.count)
+          place, first: orders.first?.number, count: orders.count, lastReported: lastSaved,
+          why: why)
       }
     }
 
@@ -161,8 +377,33 @@
       "number, CASE WHEN isfinite(placed_at) THEN extract(epoch FROM placed_at)::int8 END, "
       + "items, total, payable FROM \(table)"
 
+    /// Before a read: checks the table is `shop`'s (once), and with `numbering`, the numbers a
+    /// writer would continue, as `place` does, so readers and writers agree. One round trip.
+    private func prepareToRead(on connection: PostgresConnection, numbering: Bool) throws {
+      var statements: [PostgresConnection.Statement] = []
+      if !schemaChecked { statements.append(.init(sql: Self.schemaQuery)) }
+      if numbering {
+        statements.append(.init(sql: "SELECT \(Numbering.columns)", needs: Needs.select))
+      }
+      guard !statements.isEmpty else { return }
+      let answers = try connection.run(statements)
+      if !schemaChecked, let description = answers.first {
+        if let problem = Self.schemaProblem(description) {
+          throw PostgresError.badData(connection.place, problem)
+        }
+        if description.rows > 0 { schemaChecked = true }
+      }
+      if numbering, let last = answers.last {
+        try Numbering(last, from: 0, place: connection.place).check(connection.place)
+      }
+    }
+
     public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
-      try withTable { connection in try readAll(on: connection, visit) }
+      try withTable { connection in
+        // The listing checks every number, so no separate numbering check.
+        try prepareToRead(on: connection, numbering: false)
+        try readAll(on: connection, visit)
+      }
     }
 
     private func readAll(
@@ -170,7 +411,8 @@
       _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
     ) throws {
       var expected = Order.firstNumber
-      try connection.stream("SELECT \(Self.columns) ORDER BY number", []) { row in
+      try connection.stream("SELECT \(Self.columns) ORDER BY number", [], needs: Needs.select) {
+        row in
         let order = try Self.order(in: row, 0, place: connection.place)
         try Self.check(order.number, expected: expected, place: connection.place)
         expected = order.number &+ 1  // Wraps only after Int.max, which no row can follow.
@@ -182,9 +424,10 @@
     /// number is 1000 + the count.
     public func count() throws -> Int {
       let (connection, result) = try withTable { connection in
+        try prepareToRead(on: connection, numbering: false)
         let result = try connection.run(
           "SELECT count(*), coalesce(min(number), 1001), coalesce(max(number), 1000) "
-            + "FROM \(Self.table)")
+            + "FROM \(Self.table)", [], needs: Needs.select)
         return (connection, result)
       }
       guard let count = result.integer(0, 0), let first = result.integer(0, 1),
@@ -198,37 +441,39 @@
       return count
     }
 
+    /// The newest `count` orders, oldest first, streamed (single-row mode), so memory does not
+    /// grow with `count`. The numbering is checked first as a writer checks it; then each row
+    /// must follow the one before it. The first row needs no check of its own: either it is
+    /// the first order (1001, checked), or rows come before it and so all `count` came.
     public func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
       throws
     {
       guard count > 0 else { return }
-      let (connection, result) = try withTable { connection in
-        let result = try connection.run(
+      try withTable { connection in
+        try prepareToRead(on: connection, numbering: true)
+        var expected: Int?
+        try connection.stream(
           "SELECT * FROM (SELECT \(Self.columns) ORDER BY number DESC LIMIT $1) AS last "
-            + "ORDER BY number",
-          [PostgresParameter(count)])
-        return (connection, result)
+            + "ORDER BY number", [PostgresParameter(count)], needs: Needs.select
+        ) { row in
+          let order = try Self.order(in: row, 0, place: connection.place)
+          if let expected {
+            try Self.check(order.number, expected: expected, place: connection.place)
+          }
+          expected = order.number &+ 1
+          try visit(order, nil)
+        }
       }
-      var orders: [Order] = []
-      orders.reserveCapacity(result.rows)
-      for row in 0..<result.rows {
-        orders.append(try Self.order(in: result, row, place: connection.place))
-      }
-      // Fewer than asked means these are all the orders, so they start at 1001.
-      var expected = orders.count < count ? Order.firstNumber : (orders.first?.number ?? 0)
-      for order in orders {
-        try Self.check(order.number, expected: expected, place: connection.place)
-        expected = order.number &+ 1
-      }
-      for order in orders { try visit(order, nil) }
     }
 
     public func order(
       numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
     ) throws -> Bool {
       let (connection, result) = try withTable { connection in
+        try prepareToRead(on: connection, numbering: true)
         let result = try connection.run(
-          "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)])
+          "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)],
+          needs: Needs.select)
         return (connection, result)
       }
       guard result.rows > 0 else { return false }
@@ -309,19 +554,14 @@
 
     /// Under a lock, so two first users don't race on CREATE TABLE.
     private func createTable(on connection: PostgresConnection) throws {
-      try connection.run(
-        """
-        BEGIN;
-        SELECT pg_advisory_xact_lock(\(Self.schemaLock));
-        CREATE TABLE IF NOT EXISTS \(Self.table) (
-          number bigint PRIMARY KEY,
-          placed_at timestamptz NOT NULL,
-          items jsonb NOT NULL,
-          total bigint NOT NULL,
-          payable bigint NOT NULL
-        );
-        COMMIT
-        """)
+      let columns = Self.schema.map { "  \($0.name) \($0.declaration)" }
+      try connection.run([
+        .init(sql: "BEGIN"), .init(sql: "SELECT pg_advisory_xact_lock(\(Self.schemaLock))"),
+        .init(
+          sql: "CREATE TABLE IF NOT EXISTS \(Self.table) (\n"
+            + columns.joined(separator: ",\n") + "\n)", needs: Needs.create),
+        .init(sql: "COMMIT"),
+      ])
     }
 
     /// The advisory lock key for creating the table: "shop" in ASCII.

@@ -316,6 +316,44 @@ public enum System {
     Int64(time(nil))
   }
 
+  /// Milliseconds on a clock that never jumps (not the wall clock): for deadlines.
+  public static func monotonicMilliseconds() -> Int64 {
+    var now = timespec()
+    _ = clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) &* 1000 &+ Int64(now.tv_nsec) / 1_000_000
+  }
+
+  /// What a socket became ready for while ``waitFor(_:reading:writing:until:)`` waited.
+  public struct Readiness: Equatable, Sendable {
+    public var readable = false
+    public var writable = false
+    /// The deadline passed first.
+    public var timedOut = false
+  }
+
+  /// Waits until `socket` is readable (or writable, as asked), or until `deadline`
+  /// (``monotonicMilliseconds()``) passes. An error or hang-up counts as ready: the caller's
+  /// next read or write says what it was.
+  public static func waitFor(
+    _ socket: Int32, reading: Bool, writing: Bool, until deadline: Int64
+  ) -> Readiness {
+    var events: Int16 = 0
+    if reading { events |= Int16(POLLIN) }
+    if writing { events |= Int16(POLLOUT) }
+    while true {
+      let left = deadline - monotonicMilliseconds()
+      guard left > 0 else { return Readiness(timedOut: true) }
+      var request = pollfd(fd: socket, events: events, revents: 0)
+      let ready = poll(&request, 1, Int32(clamping: left))
+      if ready < 0 && errno == EINTR { continue }
+      if ready == 0 { continue }  // The deadline is checked again above.
+      let failed = ready < 0 || request.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+      return Readiness(
+        readable: failed || request.revents & Int16(POLLIN) != 0,
+        writable: failed || request.revents & Int16(POLLOUT) != 0)
+    }
+  }
+
   /// How many `byte`s the memory holds; `memchr` scans far faster than a loop over bytes.
   static func count(_ byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int {
     guard var cursor = bytes.baseAddress else { return 0 }
