@@ -155,7 +155,8 @@ extension CommandLineDescription {
 
 extension OptionDescription {
   static let help = OptionDescription(short: "-h", long: "--help", help: "Show help information.")
-  static let version = OptionDescription(long: "--version", help: "Show the version.")
+  static let version = OptionDescription(
+    long: "--version", help: "Show the version, release or debug, and if PostgreSQL works.")
 
   static let catalog = OptionDescription(
     long: "--catalog", value: ValueDescription(name: "path", kind: .path),

@@ -133,7 +133,9 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
     return try show(Manual.page(commandLine), terminal)
 
   case .version:
-    return try show(commandLine.version + "\n", terminal)
+    let line = BuildInfo.current.versionLine(
+      program: commandLine.program, version: commandLine.version)
+    return try show(line + "\n", terminal)
 
   case .place(let options, let cart):
     switch try makePlaceOrder(options, environment, terminal).place(cart) {
