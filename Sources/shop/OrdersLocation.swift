@@ -27,10 +27,32 @@ struct NoOrdersLocation: ShopError {
 
 /// `--orders` or `SHOP_ORDERS` names a PostgreSQL database, and this `shop` was built without it.
 struct PostgreSQLNotBuilt: ShopError {
+  /// `postgresql://` or `postgres://`, as the user typed it.
+  var scheme: String
+  /// `--orders` or `SHOP_ORDERS`: where the URI came from.
+  var source: String
+
+  /// The README's build of the PostgreSQL binary, word for word (a test compares them).
+  static let buildCommand =
+    "swift build -c release --traits PostgreSQL --scratch-path .build/postgresql"
+
+  /// For `location`, found as ``ordersLocation(flag:shopOrders:xdgDataHome:home:)`` finds it.
+  init(_ location: FilePath, flag: FilePath?, shopOrders: [UInt8]?) {
+    scheme = location.hasPrefix("postgres://") ? "postgres://" : "postgresql://"
+    // XDG_DATA_HOME must start with `/`, so only an odd HOME is left.
+    if flag != nil {
+      source = "--orders"
+    } else if let shopOrders, !shopOrders.isEmpty {
+      source = "SHOP_ORDERS"
+    } else {
+      source = "HOME"
+    }
+  }
+
   var status: ExitStatus { .usage }
   var message: String {
-    "the orders are at a postgres:// URI (from --orders or SHOP_ORDERS), which needs "
-      + "PostgreSQL, and this shop was built without it; build it with "
-      + "`swift build --traits PostgreSQL`"
+    "the orders are at a \(scheme) URI (from \(source)), which needs PostgreSQL, and this shop "
+      + "was built without it; build one with `\(PostgreSQLNotBuilt.buildCommand)` and run "
+      + "`.build/postgresql/release/shop`"
   }
 }

@@ -82,7 +82,7 @@ func makeStore(
   #if PostgreSQL
     return PostgresOrders(uri: String(decoding: location.bytes, as: UTF8.self))
   #else
-    throw PostgreSQLNotBuilt()
+    throw PostgreSQLNotBuilt(location, flag: flag, shopOrders: environment.shopOrders)
   #endif
 }
 

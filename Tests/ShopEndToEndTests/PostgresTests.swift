@@ -223,7 +223,7 @@ import Testing
         let run = try shop.run(arguments, input: "pen=1\n", environment: environment)
         #expect(run.status == 64, "\(arguments): \(run)")
         #expect(run.stderr.contains("PostgreSQL"))
-        #expect(run.stderr.contains("swift build --traits PostgreSQL"))
+        #expect(run.stderr.contains("swift build -c release --traits PostgreSQL"))
         #expect(run.stdout.isEmpty)
       }
       #expect(!FileManager.default.fileExists(atPath: shop.folder.file("postgres:")))
