@@ -15,7 +15,8 @@ extension CommandLineDescription {
         abstract: "Place one order.",
         discussion: """
           Prints 'order NUMBER for PAYABLE', or 'no SKU, ...' when the catalog lacks an item \
-          (exit 1, nothing saved). A total of 200 or more pays 10% less.
+          (exit 1, nothing saved), with '(did you mean SKU?)' after one close to a SKU it has. \
+          A total of 200 or more pays 10% less.
           """,
         options: OptionDescription.placement,
         operands: [.items],

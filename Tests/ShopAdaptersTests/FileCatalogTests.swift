@@ -31,6 +31,22 @@ struct FileCatalogTests {
     #expect(throws: FileError.self) { try load("pen,30\n\u{FEFF}lamp,190\n") }
   }
 
+  /// Suggestions search the file's SKUs in the file's order: the same answer on every run,
+  /// though the prices are kept in a dictionary.
+  @Test func aSuggestionIsTheNearestSKUAndATieGoesToTheLineFirstInTheFile() throws {
+    let forward = try load("sku,price\npan,1\npen,2\ndeskmat,3\n")
+    let backward = try load("sku,price\ndeskmat,3\npen,2\npan,1\n")
+    #expect(forward.suggestion(for: "pxn") == "pan")
+    #expect(backward.suggestion(for: "pxn") == "pen")
+    for catalog in [forward, backward] {
+      #expect(catalog.suggestion(for: "pne") == "pen")
+      #expect(catalog.suggestion(for: "dekmta") == "deskmat")
+      #expect(catalog.suggestion(for: "chair") == nil)
+    }
+    #expect(try load("").suggestion(for: "pen") == nil)
+    #expect(MemoryCatalog(entries: MemoryCatalog.builtInEntries).suggestion(for: "lmap") == "lamp")
+  }
+
   @Test func theHeaderIsOptional() throws {
     #expect(try load("pen,30").price(of: "pen") == 30)
     #expect(try load("").entries.isEmpty)

@@ -13,6 +13,17 @@ import ShopCore
 /// file is checked when it is loaded, so a bad line stops the command before any order.
 public struct FileCatalog: Catalog {
   private let prices: [String: Int]
+  /// The SKUs in the order of the file, for suggestions: an order that is the same on every
+  /// run, which the dictionary's is not. Prepared only when a SKU is unknown, so a command
+  /// that prices only SKUs the catalog has pays nothing for it.
+  private let skus: SuggestionIndex
+
+  private final class SuggestionIndex {
+    let skus: [String]
+    lazy var names = Spelling.Names(skus)
+
+    init(_ skus: [String]) { self.skus = skus }
+  }
 
   /// Reads and checks the catalog at `path`, which must be a regular file: a FIFO or a
   /// device could keep `shop` waiting forever.
@@ -44,6 +55,7 @@ public struct FileCatalog: Catalog {
   /// Checks `contents` as the catalog at `path` (which names the file in errors).
   public init(path: FilePath, contents: [UInt8]) throws(FileError) {
     var prices: [String: Int] = [:]
+    var skus: [String] = []
     var lineOfSKU: [String: Int] = [:]
     var sawEntryOrHeader = false
     // A spreadsheet's "CSV UTF-8" starts with a byte order mark; it is not part of the first SKU.
@@ -88,12 +100,19 @@ public struct FileCatalog: Catalog {
       }
       lineOfSKU[sku] = number
       prices[sku] = price
+      skus.append(sku)
     }
     self.prices = prices
+    self.skus = SuggestionIndex(skus)
   }
 
   public func price(of sku: String) -> Int? {
     prices[sku]
+  }
+
+  /// Ties go to the SKU listed first in the file.
+  public func suggestion(for sku: String) -> String? {
+    skus.names.nearest(to: sku)
   }
 
   public var entries: [(sku: String, price: Int)] {
