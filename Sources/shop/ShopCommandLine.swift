@@ -161,7 +161,7 @@ extension OptionDescription {
 
   static let catalog = OptionDescription(
     long: "--catalog", value: ValueDescription(name: "path", kind: .path),
-    help: "The catalog, a CSV file of sku,price lines.",
+    help: "The catalog, a CSV file of sku,price lines (a header may name more columns).",
     defaults: ["$SHOP_CATALOG", "the built-in catalog: pen 30, lamp 190"])
 
   static let orders = OptionDescription(

@@ -29,4 +29,15 @@ struct CatalogColumnsTests {
     #expect(run.stdout == "")
     #expect(!FileManager.default.fileExists(atPath: shop.defaultOrders))
   }
+
+  /// The README's example catalog is one `shop` reads.
+  @Test func theReadmesExampleCatalogLoads() throws {
+    let readme = try SetUpTests.readme()
+    let example = try #require(
+      readme.split(separator: "```csv\n").dropFirst().first?.split(separator: "```").first)
+    let shop = try Shop()
+    let catalog = try shop.folder.write("readme.csv", String(example))
+    let run = try shop.run("catalog", "--catalog", catalog)
+    #expect(run.stdout == "ink-black 7\nlamp 190\npen 30\n", "\(run)")
+  }
 }
