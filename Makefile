@@ -18,7 +18,8 @@ ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 DOCDIR = $(DESTDIR)$(PREFIX)/share/doc/shop
 FOLDERS = "$(BINDIR)" "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)" "$(DOCDIR)"
-# The folders install made, one a line, so that uninstall removes those and no others.
+# The folders install made, one a line, so that uninstall removes those and no others. Not
+# kept for a staged install (DESTDIR): a package's folders are its package manager's business.
 MADE = $(DOCDIR)/made-folders
 
 INSTALLED = "$(BINDIR)/shop" "$(MANDIR)/shop.1" "$(BASHDIR)/shop" "$(ZSHDIR)/_shop" \
@@ -37,7 +38,7 @@ install: $(SHOP_BIN)
 	  while [ ! -e "$$dir" ]; do set -- "$$@" "$$dir"; dir=$$(dirname "$$dir"); done; \
 	done; \
 	echo 'mkdir -p $(FOLDERS)'; mkdir -p $(FOLDERS) && \
-	  if [ $$# -gt 0 ]; then printf '%s\n' "$$@" >> "$(MADE)"; fi
+	  if [ $$# -gt 0 ] && [ -z "$(DESTDIR)" ]; then printf '%s\n' "$$@" >> "$(MADE)"; fi
 	"$(SHOP_BIN)" manual > "$(MANDIR)/shop.1"
 	"$(SHOP_BIN)" completions bash > "$(BASHDIR)/shop"
 	"$(SHOP_BIN)" completions zsh > "$(ZSHDIR)/_shop"

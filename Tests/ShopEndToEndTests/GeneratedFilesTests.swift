@@ -220,6 +220,23 @@ struct GeneratedFilesTests {
     #expect(try files.contentsOfDirectory(atPath: prefix + "/bin") == [])
   }
 
+  /// A staged install (DESTDIR, as a package is built) keeps no list of folders: the package
+  /// manager owns them, and the list would name the build machine's.
+  @Test func aStagedInstallRecordsNoFolders() throws {
+    let shop = try Shop()
+    let stage = shop.folder.file("stage")
+    let install = try GeneratedFilesTests.make(
+      "install", "/usr/local", in: shop, ["DESTDIR=\(stage)"])
+    #expect(install.status == 0, "\(install)")
+    let doc = stage + "/usr/local/share/doc/shop"
+    #expect(try FileManager.default.contentsOfDirectory(atPath: doc) == ["LICENSE"])
+    let uninstall = try GeneratedFilesTests.make(
+      "uninstall", "/usr/local", in: shop, ["DESTDIR=\(stage)"])
+    #expect(uninstall.status == 0, "\(uninstall)")
+    #expect(!GeneratedFilesTests.exists(stage + "/usr/local/bin/shop"))
+    #expect(GeneratedFilesTests.exists(stage + "/usr/local/bin"))
+  }
+
   /// A machine without strip, or whose strip fails, still gets a working shop.
   @Test(arguments: ["/nonexistent/strip", "false"])
   func installWorksWhenStripIsMissingOrFails(strip: String) throws {
