@@ -36,37 +36,50 @@ public enum Spelling {
     _ a: [Element], _ b: [Element], limit: Int, rows: inout Rows
   ) -> Int {
     let limit = min(max(limit, 0), Int.max - 1)
-    if a.isEmpty { return min(b.count, limit + 1) }
-    if b.isEmpty { return min(a.count, limit + 1) }
+    // Every value is capped at `far`: past the limit, how far no longer matters.
+    let far = limit + 1
+    guard abs(a.count - b.count) <= limit else { return far }
+    if a.isEmpty || b.isEmpty { return min(max(a.count, b.count), far) }
+    // A cell more than `limit` off the diagonal is at least that many edits: only the band
+    // around the diagonal is computed, the rest is `far`.
+    let band = min(limit, max(a.count, b.count))
     let width = b.count + 1
     rows.before.removeAll(keepingCapacity: true)
-    rows.before.append(contentsOf: repeatElement(0, count: width))
+    rows.before.append(contentsOf: repeatElement(far, count: width))
     rows.previous.removeAll(keepingCapacity: true)
-    rows.previous.append(contentsOf: 0..<width)
+    rows.previous.append(contentsOf: (0..<width).lazy.map { min($0, far) })
     rows.current.removeAll(keepingCapacity: true)
-    rows.current.append(contentsOf: repeatElement(0, count: width))
+    rows.current.append(contentsOf: repeatElement(far, count: width))
     var previousSmallest = 0
     for i in 1...a.count {
-      rows.current[0] = i
-      var smallest = i
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        var cell = min(
-          rows.previous[j] + 1, rows.current[j - 1] + 1, rows.previous[j - 1] + cost)
-        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-          cell = min(cell, rows.before[j - 2] + 1)
+      rows.current[0] = min(i, far)
+      var smallest = rows.current[0]
+      let low = max(1, i - band)
+      let high = min(b.count, i + band)
+      // The cells beside the band are read by this row and the next: they must be `far`,
+      // whatever an earlier use of this row left there.
+      if low > 1 { rows.current[low - 1] = far }
+      if high < b.count { rows.current[high + 1] = far }
+      if low <= high {
+        for j in low...high {
+          let cost = a[i - 1] == b[j - 1] ? 0 : 1
+          var cell = min(
+            rows.previous[j] + 1, rows.current[j - 1] + 1, rows.previous[j - 1] + cost, far)
+          if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+            cell = min(cell, rows.before[j - 2] + 1)
+          }
+          rows.current[j] = cell
+          smallest = min(smallest, cell)
         }
-        rows.current[j] = cell
-        smallest = min(smallest, cell)
       }
       // A cell is at least the smallest of the two rows above it (a swap reaches back two):
       // once two rows in a row are past the limit, every later one is too.
-      if smallest > limit, previousSmallest > limit { return limit + 1 }
+      if smallest > limit, previousSmallest > limit { return far }
       previousSmallest = smallest
       swap(&rows.before, &rows.previous)
       swap(&rows.previous, &rows.current)
     }
-    return min(rows.previous[b.count], limit + 1)
+    return rows.previous[b.count]
   }
 
   /// Names prepared once for many searches, as a catalog's SKUs are for a batch of mistyped

@@ -24,7 +24,7 @@ struct SpellingTests {
     var random = SplitMix(seed: 20)
     let letters = Array("abcab".unicodeScalars)
     func word() -> [Unicode.Scalar] {
-      (0..<random.next(below: 8)).map { _ in letters[random.next(below: letters.count)] }
+      (0..<random.next(below: 12)).map { _ in letters[random.next(below: letters.count)] }
     }
     for _ in 0..<3_000 {
       let a = word()
