@@ -6,4 +6,17 @@ public protocol Catalog {
 
   /// Every SKU with its price, sorted by SKU (byte order), for listing the catalog.
   var entries: [(sku: String, price: Int)] { get }
+
+  /// The SKU this catalog sells that `sku`, which it does not sell, was most likely meant to
+  /// be, by ``Spelling/nearest(to:among:)``; nil when none is close. The use case asks only
+  /// for SKUs it found unknown, to report `no pne (did you mean pen?)`. The default searches
+  /// ``entries``; a catalog that keeps its SKUs otherwise may search them in its own order,
+  /// which must be the same on every run (ties go to the earlier SKU).
+  func suggestion(for sku: String) -> String?
+}
+
+extension Catalog {
+  public func suggestion(for sku: String) -> String? {
+    Spelling.nearest(to: sku, among: entries.lazy.map(\.sku))
+  }
 }

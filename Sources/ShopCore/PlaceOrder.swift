@@ -28,7 +28,8 @@ public struct PlaceOrder {
       }
       outcome = .placed(order)
     case .unknown(let skus):
-      outcome = .unknown(skus)
+      var suggestions = Suggestions()
+      outcome = .unknown(skus, suggestions: suggestions.for(skus, in: catalog))
     case .tooLarge:
       return .tooLarge
     }
@@ -63,6 +64,7 @@ public struct PlaceOrder {
       }
     }
     var saved = try drafts.isEmpty ? [] : orders.save(drafts)[...]
+    var suggestions = Suggestions()
     var rejected = 0
     var lastNumber: Int?
     for (request, pricing) in zip(requests, pricings) {
@@ -73,7 +75,7 @@ public struct PlaceOrder {
         outcome = .placed(order)
         lastNumber = order.number
       case .success(.unknown(let skus)):
-        outcome = .unknown(skus)
+        outcome = .unknown(skus, suggestions: suggestions.for(skus, in: catalog))
       case .success(.tooLarge):
         outcome = .tooLarge
       case .failure(let error):
@@ -91,6 +93,27 @@ public struct PlaceOrder {
     case placed(Draft)
     case unknown([String])
     case tooLarge
+  }
+
+  /// Suggestions for unknown SKUs, each looked up once per group: a batch may repeat the same
+  /// typo on many lines, and a lookup reads the whole catalog.
+  private struct Suggestions {
+    private var known: [String: String?] = [:]
+
+    mutating func `for`(_ skus: [String], in catalog: any Catalog) -> [String: String] {
+      var found: [String: String] = [:]
+      for sku in skus {
+        let suggestion: String?
+        if let cached = known[sku] {
+          suggestion = cached
+        } else {
+          suggestion = catalog.suggestion(for: sku)
+          known[sku] = .some(suggestion)
+        }
+        if let suggestion { found[sku] = suggestion }
+      }
+      return found
+    }
   }
 
   private func price(_ cart: Cart, at now: Timestamp) -> Pricing {

@@ -236,47 +236,19 @@ struct CommandLineParser {
 }
 
 /// The nearest of some names to a mistyped one, as git and swift-argument-parser suggest it:
-/// by edit distance, with a swap of two neighbours counting as one edit.
+/// by edit distance, with a swap of two neighbours counting as one edit. The rule is
+/// ``Spelling``'s, which mistyped SKUs share.
 enum Suggestion {
   static func nearest(to typed: String, among names: [String]) -> String? {
     // A start of exactly one name (`cat` for `catalog`) means that name.
     let starting = names.filter { $0.hasPrefix(typed) && $0 != typed }
     if typed.count >= 3, starting.count == 1 { return starting.first }
-    let typed = Array(typed.unicodeScalars)
-    // Short names need a close match, or every typo would suggest something.
-    let allowed = max(1, min(2, typed.count / 3))
-    var best: (name: String, distance: Int)?
-    for name in names {
-      let distance = Suggestion.distance(typed, Array(name.unicodeScalars))
-      if distance <= allowed, distance < best?.distance ?? Int.max { best = (name, distance) }
-    }
-    return best?.name
+    return Spelling.nearest(to: typed, among: names)
   }
 
   /// `bash, zsh or fish`.
   static func either(_ words: [String]) -> String {
     guard let last = words.last, words.count > 1 else { return words.joined() }
     return words.dropLast().joined(separator: ", ") + " or " + last
-  }
-
-  /// The optimal string alignment distance: insertions, deletions, substitutions and swaps.
-  static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var before = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-      current[0] = i
-      for j in 1...b.count {
-        let cost = a[i - 1] == b[j - 1] ? 0 : 1
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-          current[j] = min(current[j], before[j - 2] + 1)
-        }
-      }
-      (before, previous, current) = (previous, current, before)
-    }
-    return previous[b.count]
   }
 }

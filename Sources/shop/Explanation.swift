@@ -73,7 +73,7 @@ struct Explanation {
         text = "PostgreSQL \(name) (\(store.why))"
       #else
         text =
-          "PostgreSQL \(name) (\(store.why)); this build can't use it: \(PostgreSQLNotBuilt(uri: name).message)"
+          "PostgreSQL \(name) (\(store.why)); this build can't use it: \(PostgreSQLNotBuilt(uri: name, source: store.source).message)"
       #endif
     case .nowhere:
       text =

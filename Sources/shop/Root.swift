@@ -50,7 +50,9 @@ private struct Root {
     case .manual:
       return try show(Manual.page(commandLine))
     case .version:
-      return try show(commandLine.version + "\n")
+      let line = BuildInfo.current.versionLine(
+        program: commandLine.program, version: commandLine.version)
+      return try show(line + "\n")
 
     case .place(let options, let cart):
       if options.explain { return try show(explain(options, input: nil)) }
@@ -74,7 +76,7 @@ private struct Root {
       }
       let output = try streams.listing()
       let listing = OrderListing(output: output, style: options.json ? .json : .text)
-      let missing = try ListOrders(history: try makeStore(store.value), listing: listing)
+      let missing = try ListOrders(history: try makeStore(store), listing: listing)
         .run(options.selection)
       return missing == 0 ? .success : .rejected
 
@@ -98,15 +100,15 @@ private struct Root {
 
   /// Which store, for place, batch and orders alike. A URI is never taken for a path: no
   /// file named `postgres:` is ever made.
-  func makeStore(_ source: StoreSource) throws -> any Orders & OrderHistory {
-    switch source {
+  func makeStore(_ source: Chosen<StoreSource>) throws -> any Orders & OrderHistory {
+    switch source.value {
     case .memory: return MemoryOrders()
     case .file(let path): return try FileOrders(path: path, streams: streams.files)
     case .postgreSQL(let uri):
       #if PostgreSQL
         return PostgresOrders(uri: uri)
       #else
-        throw PostgreSQLNotBuilt(uri: ConnectionURI(uri))
+        throw PostgreSQLNotBuilt(uri: ConnectionURI(uri), source: source.source)
       #endif
     case .nowhere: throw NoOrdersLocation()
     }
@@ -131,7 +133,7 @@ private struct Root {
     let catalog = chooseCatalog(flag: options.catalogPath, environment)
     let store = chooseStore(flag: options.ordersPath, memory: options.memory, environment)
     return PlaceOrder(
-      catalog: try makeCatalog(catalog.value), orders: try makeStore(store.value), clock: clock,
+      catalog: try makeCatalog(catalog.value), orders: try makeStore(store), clock: clock,
       report: report)
   }
 
@@ -173,11 +175,17 @@ struct NoOrdersLocation: ShopError {
 /// `--orders` or `SHOP_ORDERS` names a PostgreSQL database, and this `shop` was built without it.
 struct PostgreSQLNotBuilt: ShopError {
   let uri: ConnectionURI
+  /// `--orders` or `SHOP_ORDERS`: where the URI came from.
+  let source: String
+
+  /// The README's build of the PostgreSQL binary, word for word (a test compares them).
+  static let buildCommand =
+    "swift build -c release --traits PostgreSQL --scratch-path .build/postgresql"
 
   var status: ExitStatus { .usage }
   var message: String {
-    "the orders are at a \(uri.scheme):// URI (from --orders or SHOP_ORDERS), which needs "
-      + "PostgreSQL, and this shop was built without it; build it with "
-      + "`swift build -c release --traits PostgreSQL --scratch-path .build/postgresql`"
+    "the orders are at a \(uri.scheme):// URI (from \(source)), which needs PostgreSQL, and "
+      + "this shop was built without it; build one with `\(PostgreSQLNotBuilt.buildCommand)` "
+      + "and run `.build/postgresql/release/shop`"
   }
 }

@@ -16,7 +16,8 @@ extension CommandLineDescription {
         abstract: "Place one order.",
         discussion: """
           Prints 'order NUMBER for PAYABLE', or 'no SKU, ...' when the catalog lacks an item \
-          (exit 1, nothing saved). A total of 200 or more pays 10% less.
+          (exit 1, nothing saved), with '(did you mean SKU?)' after one close to a SKU it has. \
+          A total of 200 or more pays 10% less.
           """,
         options: OptionDescription.placement,
         operands: [.items],
@@ -159,7 +160,8 @@ extension OptionDescription {
   static let help = OptionDescription(
     short: "-h", long: "--help", help: "Show help information.", target: .help)
   static let version = OptionDescription(
-    long: "--version", help: "Show the version.", target: .version)
+    long: "--version", help: "Show the version, release or debug, and if PostgreSQL works.",
+    target: .version)
   static let quiet = OptionDescription.flag(
     short: "-q", "--quiet",
     help: "Report nothing on standard output; errors still go to standard error.", sets: \.quiet)
@@ -180,7 +182,7 @@ extension OptionDescription {
 
   static let catalog = OptionDescription.path(
     "--catalog", name: "path",
-    help: "The catalog, a CSV file of sku,price lines.",
+    help: "The catalog, a CSV file of sku,price lines (a header may name more columns).",
     defaults: ["$SHOP_CATALOG", "the built-in catalog: pen 30, lamp 190"], sets: \.catalog)
 
   static let orders = OptionDescription.path(

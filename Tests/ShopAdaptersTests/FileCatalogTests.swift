@@ -31,6 +31,56 @@ struct FileCatalogTests {
     #expect(throws: FileError.self) { try load("pen,30\n\u{FEFF}lamp,190\n") }
   }
 
+  /// Suggestions search the file's SKUs in the file's order: the same answer on every run,
+  /// though the prices are kept in a dictionary.
+  @Test func aSuggestionIsTheNearestSKUAndATieGoesToTheLineFirstInTheFile() throws {
+    let forward = try load("sku,price\npan,1\npen,2\ndeskmat,3\n")
+    let backward = try load("sku,price\ndeskmat,3\npen,2\npan,1\n")
+    #expect(forward.suggestion(for: "pxn") == "pan")
+    #expect(backward.suggestion(for: "pxn") == "pen")
+    for catalog in [forward, backward] {
+      #expect(catalog.suggestion(for: "pne") == "pen")
+      #expect(catalog.suggestion(for: "dekmta") == "deskmat")
+      #expect(catalog.suggestion(for: "chair") == nil)
+    }
+    #expect(try load("").suggestion(for: "pen") == nil)
+    #expect(MemoryCatalog(entries: MemoryCatalog.builtInEntries).suggestion(for: "lmap") == "lamp")
+  }
+
+  /// A spreadsheet's export with more columns: the header names them, every line has them,
+  /// and only the SKU and price are read.
+  @Test func columnsAfterThePriceThatTheHeaderNamesAreIgnored() throws {
+    let catalog = try load(
+      "\u{FEFF}SKU,Price,Name,In stock\r\npen,30,\"Pen, blue \"\"fine\"\"\",yes\r\n"
+        + "\"lamp\" , \"190\" ,Lamp,\r\n# a note\r\n\r\nink-black,7,,no\r\n")
+    #expect(catalog.entries.map(\.sku) == ["ink-black", "lamp", "pen"])
+    #expect(catalog.price(of: "pen") == 30 && catalog.price(of: "lamp") == 190)
+    // Empty trailing columns, as a spreadsheet exports them, are columns too.
+    #expect(try load("sku,price,,\npen,30,,\n").price(of: "pen") == 30)
+    // A quoted field may hold the SKU and price as well.
+    #expect(try load("sku,price,name\n\"pen\",\"30\",\"a,b,c\"\n").price(of: "pen") == 30)
+    // The later columns are not checked beyond their count: anything goes in them.
+    #expect(try load("sku,price,x\npen,30,not a price\n").price(of: "pen") == 30)
+  }
+
+  @Test func fieldsSplitAtCommasOutsideQuotes() {
+    func split(_ text: String) -> [String]? {
+      guard case .success(let fields) = FileCatalog.fields(of: Array(text.utf8)[...]) else {
+        return nil
+      }
+      return fields.map { String(decoding: $0, as: UTF8.self) }
+    }
+    #expect(split("pen,30") == ["pen", "30"])
+    #expect(split(" pen , 30 ,") == ["pen", "30", ""])
+    #expect(split(",") == ["", ""])
+    #expect(split("\"a,b\",\" c \"") == ["a,b", " c "])
+    #expect(split("\"say \"\"hi\"\"\",x") == ["say \"\"hi\"\"", "x"])
+    #expect(split("p\"x,1") == ["p\"x", "1"])
+    #expect(split("\"\"") == [""])
+    #expect(split("\"open") == nil)
+    #expect(split("\"a\"b") == nil)
+  }
+
   @Test func theHeaderIsOptional() throws {
     #expect(try load("pen,30").price(of: "pen") == 30)
     #expect(try load("").entries.isEmpty)
@@ -38,7 +88,31 @@ struct FileCatalogTests {
 
   @Test(arguments: [
     ("pen,30\nlamp\n", 2, "expected 'sku,price', found 1 field"),
-    ("pen,30,1\n", 1, "expected 'sku,price', found 3 fields"),
+    (
+      "pen,30,1\n", 1,
+      "expected 'sku,price', found 3 fields (a header 'sku,price,...' names further columns)"
+    ),
+    ("sku,price,name\npen,30\n", 2, "expected 3 fields, as the header on line 1 has, found 2"),
+    (
+      "# export\nsku,price,name\npen,30,Pen\nlamp,190,Lamp,spare\n", 4,
+      "expected 3 fields, as the header on line 2 has, found 4"
+    ),
+    ("sku,price\npen,30,Pen\n", 2, "expected 2 fields, as the header on line 1 has, found 3"),
+    (
+      "name,sku,price\nPen,pen,30\n", 1,
+      "the header must start with 'sku,price', found 'name,sku,price'"
+    ),
+    ("Price,SKU\n30,pen\n", 1, "the header must start with 'sku,price', found 'Price,SKU'"),
+    (
+      "sku,price,name\npen,30,\"Pen, blue\n", 2,
+      "field 3 opens a double quote that the line does not close (a field can't hold a line break)"
+    ),
+    ("sku,price,name\npen,30,\"Pen\" blue\n", 2, "field 3 has text after its closing double quote"),
+    ("\"pen\"x,30\n", 1, "field 1 has text after its closing double quote"),
+    (
+      "\"pen,30\n", 1,
+      "field 1 opens a double quote that the line does not close (a field can't hold a line break)"
+    ),
     ("pen,abc\n", 1, "price of 'pen' is 'abc', not a whole number from 0 to 9223372036854775807"),
     ("pen,-1\n", 1, "price of 'pen' is '-1', not a whole number from 0 to 9223372036854775807"),
     ("pen,1.5\n", 1, "price of 'pen' is '1.5', not a whole number from 0 to 9223372036854775807"),

@@ -70,6 +70,42 @@ struct ReportTests {
         #"{"line":5,"error":"the order's total is too large to compute"}"#,
       ])
   }
+
+  /// A suggestion follows its SKU in text, and is a separate member in JSON, so
+  /// `{"unknown":[...]}` reads as before for a reader that knows only that.
+  @Test func suggestionsFollowTheirSKUs() throws {
+    let outcomes: [(Outcome, Int?)] = [
+      (.unknown(["pne"], suggestions: ["pne": "pen"]), nil),
+      (.unknown(["lmap", "chair", "pne"], suggestions: ["pne": "pen", "lmap": "lamp"]), 3),
+      (.unknown(["chair", "desk"], suggestions: [:]), 4),
+      (.unknown(["chair", "pne"], suggestions: ["pne": "pen"]), nil),
+    ]
+    let text = BufferOutput()
+    try tell(TextReport(output: text), outcomes)
+    #expect(
+      text.text == """
+        no pne (did you mean pen?)
+        line 3: no lmap (did you mean lamp?), chair, pne (did you mean pen?)
+        line 4: no chair, desk
+        no chair, pne (did you mean pen?)
+
+        """)
+    let quiet = BufferOutput()
+    try tell(QuietReport(errors: quiet), outcomes)
+    #expect(
+      quiet.text
+        == "line 3: no lmap (did you mean lamp?), chair, pne (did you mean pen?)\nline 4: no chair, desk\n"
+    )
+    let json = BufferOutput()
+    try tell(JSONReport(output: json), outcomes)
+    #expect(
+      json.text.split(separator: "\n").map(String.init) == [
+        #"{"unknown":["pne"],"suggestions":{"pne":"pen"}}"#,
+        #"{"line":3,"unknown":["lmap","chair","pne"],"suggestions":{"lmap":"lamp","pne":"pen"}}"#,
+        #"{"line":4,"unknown":["chair","desk"]}"#,
+        #"{"unknown":["chair","pne"],"suggestions":{"pne":"pen"}}"#,
+      ])
+  }
 }
 
 /// `shop orders`'s listing: bounded, delivered as it goes.

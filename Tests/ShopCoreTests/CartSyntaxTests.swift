@@ -1,4 +1,5 @@
 import ShopCore
+import ShopTestSupport
 import Testing
 
 struct CartSyntaxTests {

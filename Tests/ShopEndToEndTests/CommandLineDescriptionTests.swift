@@ -142,7 +142,6 @@ struct CommandLineDescriptionTests {
       #expect(Suggestion.nearest(to: typed, among: commands) == nil, "\(typed)")
     }
     #expect(Suggestion.nearest(to: "--jsno", among: ["--json", "--quiet"]) == "--json")
-    #expect(Suggestion.distance(Array("ca".unicodeScalars), Array("ac".unicodeScalars)) == 1)
   }
 
   @Test func ordersFormsParse() throws {

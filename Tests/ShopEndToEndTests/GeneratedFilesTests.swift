@@ -144,26 +144,116 @@ struct GeneratedFilesTests {
     }
   }
 
-  @Test func makeInstallsEverythingUnderPrefixAndUninstallRemovesIt() throws {
+  static let installed = [
+    "bin/shop", "share/man/man1/shop.1", "share/bash-completion/completions/shop",
+    "share/zsh/site-functions/_shop", "share/fish/vendor_completions.d/shop.fish",
+    "share/doc/shop/LICENSE",
+  ]
+
+  /// `make install` or `make uninstall` with `PREFIX=prefix` and the binary the tests built.
+  static func make(_ target: String, _ prefix: String, in shop: Shop, _ extra: [String] = [])
+    throws -> Run
+  {
     let make = try #require(GeneratedFilesTests.tool("make"))
+    return try GeneratedFilesTests.run(
+      make,
+      ["-C", root.path, target, "PREFIX=\(prefix)", "SHOP_BIN=\(Shop.binary)"] + extra, in: shop)
+  }
+
+  static func exists(_ path: String) -> Bool {
+    FileManager.default.fileExists(atPath: path)
+  }
+
+  @Test func makeInstallsEverythingUnderPrefixAndUninstallRemovesIt() throws {
     let shop = try Shop()
     let prefix = shop.folder.file("a/b")
-    let installed = [
-      "bin/shop", "share/man/man1/shop.1", "share/bash-completion/completions/shop",
-      "share/zsh/site-functions/_shop", "share/fish/vendor_completions.d/shop.fish",
-    ].map { prefix + "/" + $0 }
-    let directory = GeneratedFilesTests.root.path
-    let install = try GeneratedFilesTests.run(
-      make, ["-C", directory, "install", "PREFIX=\(prefix)", "SHOP_BIN=\(Shop.binary)"], in: shop)
+    let installed = GeneratedFilesTests.installed.map { prefix + "/" + $0 }
+    let install = try GeneratedFilesTests.make("install", prefix, in: shop)
     #expect(install.status == 0, "\(install)")
-    for file in installed { #expect(FileManager.default.fileExists(atPath: file), "\(file)") }
+    for file in installed { #expect(GeneratedFilesTests.exists(file), "\(file)") }
     let version = try GeneratedFilesTests.run(installed[0], ["--version"], in: shop)
-    #expect(version.stdout == CommandLineDescription.shop.version + "\n")
+    #expect(version.status == 0)
+    #expect(version.stdout.hasPrefix("shop \(CommandLineDescription.shop.version) ("))
     #expect(try String(contentsOfFile: installed[1], encoding: .utf8) == shop.run("manual").stdout)
-    let uninstall = try GeneratedFilesTests.run(
-      make, ["-C", directory, "uninstall", "PREFIX=\(prefix)"], in: shop)
+    let license = try String(contentsOfFile: installed[5], encoding: .utf8)
+    #expect(license.hasPrefix("MIT License\n") && license.contains("the shop authors"))
+    if GeneratedFilesTests.tool("strip") != nil {
+      // Stripped: smaller than the binary the tests built, and with no symbol table left.
+      let size = { (path: String) in
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+      }
+      #expect(try size(installed[0]) < size(Shop.binary), "\(install)")
+      if let nm = GeneratedFilesTests.tool("nm") {
+        let symbols = try GeneratedFilesTests.run(nm, [installed[0]], in: shop)
+        #expect(symbols.stdout == "" && symbols.stderr.contains("no symbols"), "\(symbols)")
+      }
+    }
+    // A second install (an upgrade) changes nothing of what uninstall removes.
+    #expect(try GeneratedFilesTests.make("install", prefix, in: shop).status == 0)
+    let uninstall = try GeneratedFilesTests.make("uninstall", prefix, in: shop)
     #expect(uninstall.status == 0, "\(uninstall)")
-    for file in installed { #expect(!FileManager.default.fileExists(atPath: file), "\(file)") }
+    for file in installed { #expect(!GeneratedFilesTests.exists(file), "\(file)") }
+    // Every folder install made was left empty, so none is left, `a` included.
+    #expect(!GeneratedFilesTests.exists(shop.folder.file("a")), "\(uninstall)")
+    #expect(GeneratedFilesTests.exists(shop.folder.path))
+  }
+
+  /// Uninstall removes a folder only if install made it and nothing else is in it.
+  @Test func uninstallKeepsFoldersItDidNotMakeOrThatHoldOtherFiles() throws {
+    let shop = try Shop()
+    let prefix = shop.folder.file("p")
+    let files = FileManager.default
+    try files.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+    try files.createDirectory(atPath: prefix + "/share/man/man1", withIntermediateDirectories: true)
+    _ = try shop.folder.write("p/share/man/man1/other.1", ".TH OTHER 1\n")
+    #expect(try GeneratedFilesTests.make("install", prefix, in: shop).status == 0)
+    _ = try shop.folder.write("p/share/fish/vendor_completions.d/other.fish", "")
+    let uninstall = try GeneratedFilesTests.make("uninstall", prefix, in: shop)
+    #expect(uninstall.status == 0, "\(uninstall)")
+    for kept in [
+      "bin", "share/man/man1/other.1", "share/fish/vendor_completions.d/other.fish",
+    ] {
+      #expect(GeneratedFilesTests.exists(prefix + "/" + kept), "\(kept): \(uninstall)")
+    }
+    for removed in [
+      "bin/shop", "share/man/man1/shop.1", "share/bash-completion", "share/zsh", "share/doc",
+      "share/fish/vendor_completions.d/shop.fish",
+    ] {
+      #expect(!GeneratedFilesTests.exists(prefix + "/" + removed), "\(removed): \(uninstall)")
+    }
+    #expect(try files.contentsOfDirectory(atPath: prefix + "/bin") == [])
+  }
+
+  /// A staged install (DESTDIR, as a package is built) keeps no list of folders: the package
+  /// manager owns them, and the list would name the build machine's.
+  @Test func aStagedInstallRecordsNoFolders() throws {
+    let shop = try Shop()
+    let stage = shop.folder.file("stage")
+    let install = try GeneratedFilesTests.make(
+      "install", "/usr/local", in: shop, ["DESTDIR=\(stage)"])
+    #expect(install.status == 0, "\(install)")
+    let doc = stage + "/usr/local/share/doc/shop"
+    #expect(try FileManager.default.contentsOfDirectory(atPath: doc) == ["LICENSE"])
+    let uninstall = try GeneratedFilesTests.make(
+      "uninstall", "/usr/local", in: shop, ["DESTDIR=\(stage)"])
+    #expect(uninstall.status == 0, "\(uninstall)")
+    #expect(!GeneratedFilesTests.exists(stage + "/usr/local/bin/shop"))
+    #expect(GeneratedFilesTests.exists(stage + "/usr/local/bin"))
+  }
+
+  /// A machine without strip, or whose strip fails, still gets a working shop.
+  @Test(arguments: ["/nonexistent/strip", "false"])
+  func installWorksWhenStripIsMissingOrFails(strip: String) throws {
+    let shop = try Shop()
+    let prefix = shop.folder.file("p")
+    let install = try GeneratedFilesTests.make("install", prefix, in: shop, ["STRIP=\(strip)"])
+    #expect(install.status == 0, "\(install)")
+    #expect(
+      install.stderr.contains("shop is installed with its symbols")
+        || install.stderr.contains("shop is not stripped"), "\(install)")
+    let run = try GeneratedFilesTests.run(
+      prefix + "/bin/shop", ["place", "--memory", "pen=1"], in: shop)
+    #expect(run.stdout == "order 1001 for 30\n", "\(run)")
   }
 
   /// The README's session, run after its set-up command, prints what the README shows

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import shop
+
 /// Usage errors, help and version: the swift-argument-parser look, exit 64 or 0.
 struct UsageTests {
   static let placeUsage =
@@ -221,9 +223,41 @@ struct UsageTests {
     #expect(bytes.run.stderr.hasPrefix("Error: 'p\\xC3(=1': SKU must be"))
   }
 
-  @Test func version() throws {
-    let run = try RootHarness().run("--version")
-    #expect(run.status == 0)
-    #expect(run.stdout.split(separator: ".").count == 3)
+  /// The binary is built with the tests, in their configuration and with their traits.
+  @Test func versionSaysHowTheBinaryWasBuilt() throws {
+    #if DEBUG
+      let configuration = "debug"
+    #else
+      let configuration = "release"
+    #endif
+    #if PostgreSQL
+      let postgreSQL = "yes"
+    #else
+      let postgreSQL = "no"
+    #endif
+    let version = CommandLineDescription.shop.version
+    #expect(version.split(separator: ".").count == 3)
+    #expect(version.allSatisfy { $0.isNumber || $0 == "." })
+    let shop = try Shop()
+    let expected = "shop \(version) (\(configuration), PostgreSQL: \(postgreSQL))\n"
+    for arguments in [["--version"]] {
+      let run = try shop.run(arguments)
+      #expect(run.status == 0 && run.stderr == "", "\(arguments): \(run)")
+      #expect(run.stdout == expected, "\(arguments)")
+    }
+  }
+
+  @Test func versionLineSpellsEveryBuild() {
+    let lines = [
+      BuildInfo(configuration: .release, postgreSQL: false),
+      BuildInfo(configuration: .release, postgreSQL: true),
+      BuildInfo(configuration: .debug, postgreSQL: false),
+      BuildInfo(configuration: .debug, postgreSQL: true),
+    ].map { $0.versionLine(program: "shop", version: "1.2.3") }
+    #expect(
+      lines == [
+        "shop 1.2.3 (release, PostgreSQL: no)", "shop 1.2.3 (release, PostgreSQL: yes)",
+        "shop 1.2.3 (debug, PostgreSQL: no)", "shop 1.2.3 (debug, PostgreSQL: yes)",
+      ])
   }
 }

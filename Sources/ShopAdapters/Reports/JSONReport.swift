@@ -16,14 +16,30 @@ public final class JSONReport: Report {
     switch outcome {
     case .placed(let order):
       encoder.append(order, line: line, to: &bytes)
-    case .unknown(let skus):
+    case .unknown(let skus, let suggestions):
       OrderJSON.appendObjectStart(line: line, to: &bytes)
       bytes.append(contentsOf: #""unknown":["#.utf8)
       for (index, sku) in skus.enumerated() {
         if index > 0 { bytes.append(UInt8(ascii: ",")) }
         ByteWriter.appendJSONString(sku, to: &bytes)
       }
-      bytes.append(contentsOf: "]}\n".utf8)
+      bytes.append(UInt8(ascii: "]"))
+      // Only when there is one, so `{"unknown":["chair"]}` stays as it was; members in the
+      // order of `unknown`.
+      if !suggestions.isEmpty {
+        bytes.append(contentsOf: #","suggestions":{"#.utf8)
+        var first = true
+        for sku in skus {
+          guard let suggestion = suggestions[sku] else { continue }
+          if !first { bytes.append(UInt8(ascii: ",")) }
+          first = false
+          ByteWriter.appendJSONString(sku, to: &bytes)
+          bytes.append(UInt8(ascii: ":"))
+          ByteWriter.appendJSONString(suggestion, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
+      }
+      bytes.append(contentsOf: "}\n".utf8)
     case .tooLarge:
       appendError(TextReport.tooLarge, line: line)
     case .malformed(let error):

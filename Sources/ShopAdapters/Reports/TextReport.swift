@@ -1,6 +1,7 @@
 import ShopCore
 
-/// The loud report: one line of plain text per outcome, `order 1001 for 225` or `no chair`.
+/// The loud report: one line of plain text per outcome, `order 1001 for 225`, `no chair` or
+/// `no pne (did you mean pen?)`.
 public final class TextReport: Report {
   private let output: any ByteOutput
   private var bytes: [UInt8] = []
@@ -41,8 +42,11 @@ public final class TextReport: Report {
     switch outcome {
     case .placed(let order):
       return "order \(order.number) for \(order.payable)\n"
-    case .unknown(let skus):
-      return "\(prefix(line))no \(skus.joined(separator: ", "))\n"
+    case .unknown(let skus, let suggestions):
+      let named = skus.map { sku in
+        suggestions[sku].map { "\(sku) (did you mean \($0)?)" } ?? sku
+      }
+      return "\(prefix(line))no \(named.joined(separator: ", "))\n"
     case .tooLarge:
       return "\(prefix(line))\(TextReport.tooLarge)\n"
     case .malformed(let error):

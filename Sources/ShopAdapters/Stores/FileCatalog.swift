@@ -7,12 +7,25 @@ import ShopCore
 ///     pen, 30
 ///     lamp,190
 ///
-/// One `sku,price` a line; an optional `sku,price` header first (in any case, after an optional
-/// UTF-8 byte order mark); blank lines and `#` lines
-/// skipped; spaces, tabs, a trailing CR and double quotes around fields ignored. The whole
-/// file is checked when it is loaded, so a bad line stops the command before any order.
+/// One `sku,price` a line; an optional header first (in any case, after an optional UTF-8
+/// byte order mark) that starts with `sku,price` and may name more columns, which are ignored
+/// but must be on every line (`sku,price,name` then `pen,30,"Pen, blue"`); blank lines and `#`
+/// lines skipped; spaces, tabs and a trailing CR around fields ignored; a field in double
+/// quotes may hold commas (and `""`), not a line break. The whole file is checked when it is
+/// loaded, so a bad line stops the command before any order.
 public struct FileCatalog: Catalog {
   private let prices: [String: Int]
+  /// The SKUs in the order of the file, for suggestions: an order that is the same on every
+  /// run, which the dictionary's is not. Prepared only when a SKU is unknown, so a command
+  /// that prices only SKUs the catalog has pays nothing for it.
+  private let skus: SuggestionIndex
+
+  private final class SuggestionIndex {
+    let skus: [String]
+    lazy var names = Spelling.Names(skus)
+
+    init(_ skus: [String]) { self.skus = skus }
+  }
 
   /// Reads and checks the catalog at `path`, which must be a regular file: a FIFO or a
   /// device could keep `shop` waiting forever.
@@ -44,8 +57,11 @@ public struct FileCatalog: Catalog {
   /// Checks `contents` as the catalog at `path` (which names the file in errors).
   public init(path: FilePath, contents: [UInt8]) throws(FileError) {
     var prices: [String: Int] = [:]
+    var skus: [String] = []
     var lineOfSKU: [String: Int] = [:]
     var sawEntryOrHeader = false
+    // As many fields as the header has, and its line; without a header, `sku,price`.
+    var header: (fields: Int, line: Int)?
     // A spreadsheet's "CSV UTF-8" starts with a byte order mark; it is not part of the first SKU.
     let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
     let text = contents.starts(with: byteOrderMark) ? contents.dropFirst(3) : contents[...]
@@ -56,18 +72,42 @@ public struct FileCatalog: Catalog {
       let number = index + 1
       let line = FileCatalog.trimmed(rawLine)
       if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
-      let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
-        .map(FileCatalog.field)
-      guard fields.count == 2 else {
-        throw .badData(
-          path, line: number,
-          reason: "expected 'sku,price', found \(fields.count) field\(fields.count == 1 ? "" : "s")"
-        )
+      let fields: [ArraySlice<UInt8>]
+      switch FileCatalog.fields(of: line) {
+      case .success(let split): fields = split
+      case .failure(let problem): throw .badData(path, line: number, reason: problem.reason)
       }
       if !sawEntryOrHeader {
         sawEntryOrHeader = true
         // Spreadsheets capitalise headers: `SKU,Price` is the header, not a product.
-        if FileCatalog.isWord(fields[0], "sku"), FileCatalog.isWord(fields[1], "price") { continue }
+        if fields.count >= 2, FileCatalog.isWord(fields[0], "sku"),
+          FileCatalog.isWord(fields[1], "price")
+        {
+          header = (fields.count, number)
+          continue
+        }
+        if fields.contains(where: { FileCatalog.isWord($0, "sku") }),
+          fields.contains(where: { FileCatalog.isWord($0, "price") })
+        {
+          throw .badData(
+            path, line: number,
+            reason: "the header must start with 'sku,price', found "
+              + CartSyntax.quoted(Array(line)))
+        }
+      }
+      if let header {
+        guard fields.count == header.fields else {
+          throw .badData(
+            path, line: number,
+            reason: "expected \(header.fields) fields, as the header on line \(header.line) has, "
+              + "found \(fields.count)")
+        }
+      } else if fields.count != 2 {
+        let more = fields.count > 2 ? " (a header 'sku,price,...' names further columns)" : ""
+        throw .badData(
+          path, line: number,
+          reason: "expected 'sku,price', found \(fields.count) field\(fields.count == 1 ? "" : "s")"
+            + more)
       }
       guard SKU.isValid(fields[0]) else {
         throw .badData(
@@ -88,12 +128,19 @@ public struct FileCatalog: Catalog {
       }
       lineOfSKU[sku] = number
       prices[sku] = price
+      skus.append(sku)
     }
     self.prices = prices
+    self.skus = SuggestionIndex(skus)
   }
 
   public func price(of sku: String) -> Int? {
     prices[sku]
+  }
+
+  /// Ties go to the SKU listed first in the file.
+  public func suggestion(for sku: String) -> String? {
+    skus.names.nearest(to: sku)
   }
 
   public var entries: [(sku: String, price: Int)] {
@@ -120,18 +167,71 @@ public struct FileCatalog: Catalog {
     return value
   }
 
-  private static func field(_ raw: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-    let field = trimmed(raw)
-    if field.count >= 2, field.first == UInt8(ascii: "\""), field.last == UInt8(ascii: "\"") {
-      return field.dropFirst().dropLast()
+  /// Why a line could not be split into fields.
+  enum FieldProblem: Error, Equatable {
+    case unclosedQuote(field: Int)
+    case textAfterQuote(field: Int)
+
+    var reason: String {
+      switch self {
+      case .unclosedQuote(let field):
+        "field \(field) opens a double quote that the line does not close (a field can't "
+          + "hold a line break)"
+      case .textAfterQuote(let field):
+        "field \(field) has text after its closing double quote"
+      }
     }
-    return field
+  }
+
+  /// The fields of `line`, split at the commas outside double quotes; each without the spaces
+  /// and tabs around it, a quoted one without its quotes. A `""` inside quotes is left as it
+  /// is: no SKU or price holds a quote, and the other columns are not read.
+  static func fields(of line: ArraySlice<UInt8>) -> Result<[ArraySlice<UInt8>], FieldProblem> {
+    let quote = UInt8(ascii: "\"")
+    let comma = UInt8(ascii: ",")
+    var fields: [ArraySlice<UInt8>] = []
+    var index = line.startIndex
+    let end = line.endIndex
+    while true {
+      while index < end, isSpace(line[index]) { index += 1 }
+      if index < end, line[index] == quote {
+        let start = index + 1
+        var closing: Int?
+        var scan = start
+        while scan < end {
+          if line[scan] == quote {
+            if scan + 1 < end, line[scan + 1] == quote {
+              scan += 2
+              continue
+            }
+            closing = scan
+            break
+          }
+          scan += 1
+        }
+        guard let closing else { return .failure(.unclosedQuote(field: fields.count + 1)) }
+        fields.append(line[start..<closing])
+        index = closing + 1
+        while index < end, isSpace(line[index]) { index += 1 }
+        if index == end { return .success(fields) }
+        guard line[index] == comma else {
+          return .failure(.textAfterQuote(field: fields.count))
+        }
+      } else {
+        let start = index
+        while index < end, line[index] != comma { index += 1 }
+        fields.append(trimmed(line[start..<index]))
+        if index == end { return .success(fields) }
+      }
+      index += 1  // past the comma
+    }
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
   }
 
   private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-    func isSpace(_ byte: UInt8) -> Bool {
-      byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
-    }
     guard let first = bytes.firstIndex(where: { !isSpace($0) }),
       let last = bytes.lastIndex(where: { !isSpace($0) })
     else { return [] }
