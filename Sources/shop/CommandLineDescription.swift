@@ -77,6 +77,8 @@ enum ValueKind: Sendable, Equatable {
   case path
   /// A whole number from 1 that fits `Int`.
   case number
+  /// A date or a UTC time in ISO 8601, as ``ShopAdapters/TimeArgument`` reads it.
+  case time
   /// `SKU=QTY`, checked by CartSyntax; the SKUs are completed from the catalog.
   case item
   /// The name of one of the program's commands.

@@ -1,3 +1,4 @@
+import ShopAdapters
 import ShopCore
 
 /// A command line read against a description, before it means anything to `shop`: which
@@ -178,6 +179,11 @@ struct CommandLineParser {
       if CommandLineParser.number(value) == nil {
         let quoted = CartSyntax.quoted(value)
         throw error("\(what) must be a whole number from 1, not \(quoted)", command)
+      }
+    case .time:
+      if TimeArgument.timestamp(value) == nil {
+        let quoted = CartSyntax.quoted(value)
+        throw error("\(what) must be \(TimeArgument.forms), not \(quoted)", command)
       }
     case .item:
       return

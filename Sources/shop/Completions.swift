@@ -85,7 +85,14 @@ enum Completions {
         script += "      case $prev in\n"
         for option in valued {
           let names = option.names.joined(separator: " | ")
-          let action = option.value?.kind == .path ? "\(function)_files" : ":"
+          let action: String
+          switch option.value?.kind {
+          case .path?: action = "\(function)_files"
+          case .word(let words)?:
+            action =
+              "mapfile -t COMPREPLY < <(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")"
+          default: action = ":"
+          }
           script += "        \(names)) \(action) && return ;;\n"
         }
         script += "      esac\n"
@@ -122,7 +129,7 @@ enum Completions {
     case .item: return "\(function)_skus"
     case .command: return words(description.commands.map(\.name))
     case .word(let list): return words(list)
-    case .number, nil: return ":"
+    case .number, .time, nil: return ":"
     }
   }
 
@@ -185,7 +192,7 @@ enum Completions {
         case .item: action = "\(function)_skus"
         case .command: action = "(\(description.commands.map(\.name).joined(separator: " ")))"
         case .word(let words): action = "(\(words.joined(separator: " ")))"
-        case .number: action = " "
+        case .number, .time: action = " "
         }
         script +=
           " \\\n            '\(position):\(zshQuoted(operand.name, escaping: ":")):\(action)'"
@@ -285,7 +292,7 @@ enum Completions {
         case .item: action = " -a '(\(function)_skus)'"
         case .command: action = " -a '\(description.commands.map(\.name).joined(separator: " "))'"
         case .word(let words): action = " -a '\(words.joined(separator: " "))'"
-        case .number: action = " -x"
+        case .number, .time: action = " -x"
         }
         script += "complete -c \(program) \(seen)\(action) -d \(fishQuoted(operand.name))\n"
       }

@@ -39,6 +39,8 @@ extension Invocation {
       self = .batch(PlacementOptions(parsed), input: input.map(FilePath.init))
     case .orders:
       var options = OrdersOptions(ordersPath: path("--orders"), json: parsed.has("--json"))
+      options.csv = parsed.has("--csv")
+      options.range = try TimeRange(parsed, described, description)
       if parsed.has("--count") {
         options.selection = .count
       } else if let last = parsed.value("--last").flatMap(CommandLineParser.number) {
@@ -47,6 +49,15 @@ extension Invocation {
         options.selection = .numbers(parsed.operands.compactMap(CommandLineParser.number))
       }
       self = .orders(options)
+    case .summary:
+      var options = SummaryOptions(ordersPath: path("--orders"), json: parsed.has("--json"))
+      options.range = try TimeRange(parsed, described, description)
+      switch parsed.value("--by").map({ String(decoding: $0, as: UTF8.self) }) {
+      case "day": options.grouping = .day
+      case "sku": options.grouping = .sku
+      default: options.grouping = .none
+      }
+      self = .summary(options)
     case .catalog:
       self = .catalog(catalogPath: path("--catalog"), json: parsed.has("--json"))
     case .help:
@@ -61,6 +72,27 @@ extension Invocation {
     case .manual:
       self = .manual
     }
+  }
+}
+
+extension TimeRange {
+  /// `--since` and `--until`, each checked by the parser; a range that ends where it starts
+  /// or before can hold no order, so it is taken for a mistake.
+  fileprivate init(
+    _ parsed: ParsedCommand, _ described: CommandDescription,
+    _ description: CommandLineDescription
+  ) throws(UsageError) {
+    let since = parsed.value("--since").flatMap(TimeArgument.timestamp)
+    let until = parsed.value("--until").flatMap(TimeArgument.timestamp)
+    if let since, let until, until <= since {
+      let text = { (name: String) in
+        CartSyntax.quoted(parsed.value(name) ?? [])
+      }
+      throw UsageError(
+        reason: "'--until' \(text("--until")) must be later than '--since' \(text("--since"))",
+        command: described, in: description)
+    }
+    self.init(since: since, until: until)
   }
 }
 

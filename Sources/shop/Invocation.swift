@@ -11,6 +11,7 @@ enum Invocation: Equatable {
   /// `input` nil means standard input (no FILE, or `-`).
   case batch(PlacementOptions, input: FilePath?)
   case orders(OrdersOptions)
+  case summary(SummaryOptions)
   case catalog(catalogPath: FilePath?, json: Bool)
   case completions(Shell)
   case manual
@@ -18,7 +19,7 @@ enum Invocation: Equatable {
 
 /// The commands, as they are typed; each is described in ``CommandLineDescription/shop``.
 enum Command: String, CaseIterable, Equatable {
-  case place, batch, orders, catalog, help, completions, manual
+  case place, batch, orders, summary, catalog, help, completions, manual
 }
 
 /// The shells `shop completions` writes a script for.
@@ -46,6 +47,18 @@ struct OrdersOptions: Equatable {
   var ordersPath: FilePath?
   var json = false
   var selection = OrderSelection.all
+  var csv = false
+  /// `--since` and `--until`.
+  var range = TimeRange.all
+}
+
+/// The choices of `shop summary`.
+struct SummaryOptions: Equatable {
+  /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
+  var ordersPath: FilePath?
+  var json = false
+  var range = TimeRange.all
+  var grouping = Summary.Grouping.none
 }
 
 /// Which orders `shop orders` shows.

@@ -41,16 +41,25 @@ extension CommandLineDescription {
         abstract: "List the saved orders, oldest first.",
         discussion: """
           With NUMBERs, lists only those orders; with --last N, only the newest N; with \
-          --count, prints only how many orders are saved.
+          --count, prints only how many orders are saved. --since and --until keep only the \
+          orders placed in that time, for every form but NUMBERs: --last N lists the newest N \
+          of them, --count counts them.
           """,
         options: [
           .orders,
           OptionDescription(
             long: "--json", help: "Print each order as stored, one JSON object per line."),
+          OptionDescription(
+            long: "--csv",
+            help: """
+              Print CSV (RFC 4180, CRLF line ends) with a header: number, placedAt, items, \
+              total, payable.
+              """),
           OptionDescription(long: "--count", help: "Print only the number of saved orders."),
           OptionDescription(
             long: "--last", value: ValueDescription(name: "n", kind: .number),
             help: "List only the newest N orders."),
+          .since, .until,
           .help,
         ],
         operands: [
@@ -60,8 +69,30 @@ extension CommandLineDescription {
         ],
         conflicts: [
           ("--json", "--count"), ("--count", "--last"), ("--count", "NUMBER"),
-          ("--last", "NUMBER"),
+          ("--last", "NUMBER"), ("--json", "--csv"), ("--csv", "--count"), ("--csv", "NUMBER"),
+          ("--since", "NUMBER"), ("--until", "NUMBER"),
         ]),
+      CommandDescription(
+        name: "summary",
+        abstract: "Sum the saved orders: how many, their totals, what was paid, the discount.",
+        discussion: """
+          Prints how many orders were placed in the range (all of them without --since and \
+          --until), the sum of their totals, of what was paid, and the discount given: \
+          'orders 3  total 470  payable 445  discount 25'. With --by day, one such line per \
+          UTC day that has orders, oldest first; with --by sku, per SKU by name, the quantity \
+          sold, the revenue (price times quantity, before any order's discount) and how many \
+          orders have it.
+          """,
+        options: [
+          .orders, .since, .until,
+          OptionDescription(
+            long: "--by", value: ValueDescription(name: "group", kind: .word(["day", "sku"])),
+            help: "One line per day or per SKU: day or sku."),
+          OptionDescription(long: "--json", help: "Print one JSON object per line."),
+          .help,
+        ],
+        operands: [],
+        conflicts: []),
       CommandDescription(
         name: "catalog",
         abstract: "List the catalog's SKUs and prices, sorted by SKU.",
@@ -168,6 +199,20 @@ extension OptionDescription {
     defaults: [
       "$SHOP_ORDERS", "$XDG_DATA_HOME/shop/orders.jsonl", "~/.local/share/shop/orders.jsonl",
     ])
+
+  static let since = OptionDescription(
+    long: "--since", value: ValueDescription(name: "time", kind: .time),
+    help: """
+      Only orders placed at TIME or later: a date (2026-12-01: from its midnight, UTC) or a \
+      UTC time (2026-12-01T09:30Z, 2026-12-01T09:30:00Z).
+      """)
+
+  static let until = OptionDescription(
+    long: "--until", value: ValueDescription(name: "time", kind: .time),
+    help: """
+      Only orders placed before TIME, which is left out: --since 2026-12-01 --until \
+      2026-12-02 is the one day.
+      """)
 
   /// The options `place` and `batch` share.
   static let placement: [OptionDescription] = [

@@ -154,14 +154,27 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
   case .orders(let options):
     let output = try terminal.listing()
     let store = try makeStore(flag: options.ordersPath, memory: false, environment, terminal)
-    let listing = OrderListing(output: output, style: options.json ? .json : .text)
+    let listing = OrderListing(
+      output: output, style: options.json ? .json : options.csv ? .csv : .text)
     switch options.selection {
+    case .all where !options.range.isAll:
+      try listing.orders(in: options.range, last: nil, of: store)
+    case .count where !options.range.isAll: try listing.count(in: options.range, of: store)
+    case .last(let count) where !options.range.isAll:
+      try listing.orders(in: options.range, last: count, of: store)
     case .all: try listing.all(of: store)
     case .count: try listing.count(of: store)
     case .last(let count): try listing.last(count, of: store)
     case .numbers(let numbers):
       return try listing.orders(numbered: numbers, of: store) == 0 ? .success : .rejected
     }
+    return .success
+
+  case .summary(let options):
+    let output = try terminal.listing()
+    let store = try makeStore(flag: options.ordersPath, memory: false, environment, terminal)
+    try Summarise(history: store, report: SummaryListing(output: output, json: options.json))
+      .summarise(options.range, by: options.grouping)
     return .success
 
   case .catalog(let path, let json):

@@ -1,7 +1,7 @@
 import ShopCore
 
 /// What `shop orders` prints, from any store's ``OrderHistory``: a line a person reads
-/// (``OrderText``), or each order's JSON. The JSON of an order is the store's own record when
+/// (``OrderText``), each order's JSON, or CSV with a header (``OrderCSV``). The JSON of an order is the store's own record when
 /// it keeps one, copied byte for byte (it was checked when it was read), else it is encoded.
 ///
 /// It writes through a bounded buffer, delivered whenever it fills: the first lines go out at
@@ -9,7 +9,7 @@ import ShopCore
 /// the listing at the next delivery.
 public final class OrderListing {
   public enum Style: Sendable {
-    case text, json
+    case text, json, csv
   }
 
   private let output: any ByteOutput
@@ -34,8 +34,14 @@ public final class OrderListing {
     try delivering { try history.last(count, add) }
   }
 
+  /// The orders placed in `range`, oldest first; with `last`, only the newest `last` of them.
+  public func orders(in range: TimeRange, last: Int?, of history: any OrderHistory) throws {
+    try delivering { try history.orders(in: range, last: last, add) }
+  }
+
   /// The orders numbered `numbers`, in the order given; a number with no order prints
-  /// `no order N` (`{"missing":N}` in JSON) and the others still print.
+  /// `no order N` (`{"missing":N}` in JSON; in CSV, which has no such record, nothing: the
+  /// count returned says it) and the others still print.
   /// - Returns: how many numbers had no order.
   public func orders(numbered numbers: [Int], of history: any OrderHistory) throws -> Int {
     var missing = 0
@@ -45,6 +51,7 @@ public final class OrderListing {
         switch style {
         case .text: buffer.append(contentsOf: "no order \(number)\n".utf8)
         case .json: buffer.append(contentsOf: "{\"missing\":\(number)}\n".utf8)
+        case .csv: break
         }
       }
     }
@@ -54,6 +61,14 @@ public final class OrderListing {
   /// The number of orders, alone on a line.
   public func count(of history: any OrderHistory) throws {
     buffer.append(contentsOf: "\(try history.count())\n".utf8)
+    try deliver()
+  }
+
+  /// The number of orders placed in `range`, alone on a line.
+  public func count(in range: TimeRange, of history: any OrderHistory) throws {
+    var count = 0
+    try history.orders(in: range, last: nil) { _, _ in count += 1 }
+    buffer.append(contentsOf: "\(count)\n".utf8)
     try deliver()
   }
 
@@ -68,6 +83,8 @@ public final class OrderListing {
       } else {
         encoder.append(order, to: &buffer)
       }
+    case .csv:
+      OrderCSV.append(order, to: &buffer)
     }
     if buffer.count >= OrderListing.deliveryBytes { try deliver() }
   }
@@ -75,6 +92,7 @@ public final class OrderListing {
   /// Runs `body`, then delivers what it listed; what was listed before an error is delivered
   /// too, since it is true.
   private func delivering(_ body: () throws -> Void) throws {
+    if style == .csv { buffer.append(contentsOf: OrderCSV.header) }
     do {
       try body()
     } catch {
