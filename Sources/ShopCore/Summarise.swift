@@ -102,21 +102,30 @@ public struct SummaryTally {
       try Self.add(order, to: &days[day, default: Summary.Totals()])
     case .sku:
       for (index, line) in order.lines.enumerated() {
-        var entry =
-          sales[line.sku] ?? Summary.Sales(sku: line.sku, quantity: 0, revenue: 0, orders: 0)
-        let (amount, productOverflow) = line.price.multipliedReportingOverflow(by: line.quantity)
-        let (quantity, quantityOverflow) = entry.quantity.addingReportingOverflow(line.quantity)
-        let (revenue, revenueOverflow) = entry.revenue.addingReportingOverflow(amount)
-        guard !productOverflow, !quantityOverflow, !revenueOverflow else {
-          throw SummaryTooLarge(number: order.number)
-        }
-        entry.quantity = quantity
-        entry.revenue = revenue
         // An order counts once for a SKU, even if a stored order lists it twice.
-        if !order.lines[..<index].contains(where: { $0.sku == line.sku }) { entry.orders += 1 }
-        sales[line.sku] = entry
+        let counted = !order.lines[..<index].contains { $0.sku == line.sku }
+        // One look-up of the SKU per line: this loop is the cost of `--by sku`.
+        let added = Self.add(
+          line, counted: counted,
+          to: &sales[
+            line.sku, default: Summary.Sales(sku: line.sku, quantity: 0, revenue: 0, orders: 0)])
+        guard added else { throw SummaryTooLarge(number: order.number) }
       }
     }
+  }
+
+  /// Adds `line` to `sales`, or returns false and changes nothing when a sum would overflow.
+  private static func add(_ line: OrderLine, counted: Bool, to sales: inout Summary.Sales)
+    -> Bool
+  {
+    let (amount, productOverflow) = line.price.multipliedReportingOverflow(by: line.quantity)
+    let (quantity, quantityOverflow) = sales.quantity.addingReportingOverflow(line.quantity)
+    let (revenue, revenueOverflow) = sales.revenue.addingReportingOverflow(amount)
+    guard !productOverflow, !quantityOverflow, !revenueOverflow else { return false }
+    sales.quantity = quantity
+    sales.revenue = revenue
+    if counted { sales.orders += 1 }
+    return true
   }
 
   private static func add(_ order: Order, to totals: inout Summary.Totals)

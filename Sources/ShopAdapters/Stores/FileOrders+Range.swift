@@ -56,7 +56,8 @@ extension FileOrders {
     var low = 0  // Every line that starts before `low` was placed before `time`.
     var high = snapshot.end  // No line that starts in low..<high is known yet.
     var found = snapshot.end  // The first line known to be placed at `time` or later.
-    while high - low > FileOrders.chunkBytes {
+    // Down to one block: every line of the stretch left is parsed in full.
+    while high - low > 4096 {
       let middle = low + (high - low) / 2
       let lineStart = try newline(after: middle - 2, before: high, in: snapshot.file).map {
         $0 + 1
