@@ -216,7 +216,12 @@ enum Completions {
     let help = "[\(zshQuoted(option.help.firstSentence, escaping: "[]"))]"
     var value = ""
     if let described = option.value {
-      let action = described.kind == .path ? "_files" : " "
+      let action: String
+      switch described.kind {
+      case .path: action = "_files"
+      case .word(let words): action = "(\(words.joined(separator: " ")))"
+      default: action = " "
+      }
       value = "=\(help):\(zshQuoted(described.name, escaping: ":")):\(action)"
     }
     let spec = value.isEmpty ? help : value
@@ -305,7 +310,12 @@ enum Completions {
     var text = ""
     if let short = option.short { text += " -s \(short.dropFirst())" }
     text += " -l \(option.long.dropFirst(2))"
-    if let value = option.value { text += value.kind == .path ? " -r -F" : " -x" }
+    switch option.value?.kind {
+    case .path?: text += " -r -F"
+    case .word(let words)?: text += " -x -a '\(words.joined(separator: " "))'"
+    case .some: text += " -x"
+    case nil: break
+    }
     return text + " -d \(fishQuoted(option.help.firstSentence))"
   }
 

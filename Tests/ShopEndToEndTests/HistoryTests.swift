@@ -51,6 +51,18 @@ struct HistoryOptionsTests {
     #expect(try parse("summary", "--by=sku") == .summary(SummaryOptions(grouping: .sku)))
   }
 
+  @Test func everyShellCompletesTheWordsOfBy() {
+    #expect(
+      Completions.bash(.shop).contains(
+        #"--by) mapfile -t COMPREPLY < <(compgen -W "day sku" -- "$cur") && return ;;"#))
+    #expect(
+      Completions.zsh(.shop).contains(
+        "'--by=[One line per day or per SKU: day or sku.]:group:(day sku)'"))
+    #expect(Completions.fish(.shop).contains("-l by -x -a 'day sku' -d"))
+    // A time has nothing to offer: no file names after --since.
+    #expect(Completions.fish(.shop).contains("-l since -x -d"))
+  }
+
   @Test(arguments: [
     (
       ["orders", "--since", "yesterday"],
