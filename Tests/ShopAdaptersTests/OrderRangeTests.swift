@@ -1,6 +1,7 @@
 import Foundation
 import ShopCore
 import ShopTestSupport
+import Synchronization
 import Testing
 
 @testable import ShopAdapters
@@ -108,6 +109,36 @@ struct OrderRangeTests {
     #expect(
       try memory.save([try OrderRangeTests.draft(at: time)]).first?.placedAt.secondsSince1970
         == time + 100)
+  }
+
+  @Test func writersThatReadTheClockOutOfOrderStillStoreTimesInOrder() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    let failures = Atomic<Int>(0)
+    // Each worker's clock runs backwards, as a process that locks late would see it.
+    DispatchQueue.concurrentPerform(iterations: 6) { worker in
+      let store = FileOrders(path: path)
+      for round in 0..<20 {
+        let time = OrderRangeTests.midnight + Int64(1000 * worker - 10 * round)
+        guard let draft = try? OrderRangeTests.draft(at: time),
+          (try? store.save([draft, draft])) != nil
+        else {
+          failures.add(1, ordering: .relaxed)
+          continue
+        }
+      }
+    }
+    #expect(failures.load(ordering: .relaxed) == 0)
+    var times: [Int64] = []
+    try FileOrders(path: path).readAll { order, _ in times.append(order.placedAt.secondsSince1970) }
+    #expect(times.count == 240)
+    #expect(times == times.sorted())
+    // A time is only ever raised to one some clock gave, never invented.
+    let given = Set(
+      (0..<6).flatMap { worker in
+        (0..<20).map { OrderRangeTests.midnight + Int64(1000 * worker - 10 * $0) }
+      })
+    #expect(Set(times).isSubset(of: given))
   }
 
   @Test func aRangeNearTheEndNeverReadsTheStartOfTheFile() throws {
