@@ -109,6 +109,17 @@ func makePlaceOrder(_ options: PlacementOptions, _ environment: Environment, _ t
     report: report)
 }
 
+// The summary: the same store as a listing's, read through OrderHistory, its sums reported as
+// a listing is printed.
+func makeSummarise(_ options: SummaryOptions, _ environment: Environment, _ terminal: Terminal)
+  throws -> Summarise
+{
+  let report = SummaryListing(output: try terminal.listing(), json: options.json)
+  return Summarise(
+    history: try makeStore(flag: options.ordersPath, memory: false, environment, terminal),
+    report: report)
+}
+
 /// Writes generated text (help, completions, the manual) to standard output.
 func show(_ text: String, _ terminal: Terminal) throws -> ExitStatus {
   let output = try terminal.listing()
@@ -171,10 +182,7 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
     return .success
 
   case .summary(let options):
-    let output = try terminal.listing()
-    let store = try makeStore(flag: options.ordersPath, memory: false, environment, terminal)
-    try Summarise(history: store, report: SummaryListing(output: output, json: options.json))
-      .summarise(options.range, by: options.grouping)
+    try makeSummarise(options, environment, terminal).summarise(options.range, by: options.grouping)
     return .success
 
   case .catalog(let path, let json):
