@@ -35,12 +35,19 @@ public struct ListOrders {
     self.listing = listing
   }
 
-  /// Lists `selection`.
+  /// Lists `selection`, of the orders placed in `range` (every form but numbers).
   /// - Returns: how many numbers asked for had no order (0 for the other selections).
-  public func run(_ selection: OrderSelection) throws -> Int {
+  public func run(_ selection: OrderSelection, in range: TimeRange = .all) throws -> Int {
     var missing = 0
     do {
       switch selection {
+      case .all where !range.isAll: try history.orders(in: range, last: nil, listing.list)
+      case .count where !range.isAll:
+        var count = 0
+        try history.orders(in: range, last: nil) { _, _ in count += 1 }
+        listing.count(count)
+      case .last(let count) where !range.isAll:
+        try history.orders(in: range, last: count, listing.list)
       case .all: try history.readAll(listing.list)
       case .count: listing.count(try history.count())
       case .last(let count): try history.last(count, listing.list)

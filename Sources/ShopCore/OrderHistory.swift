@@ -28,4 +28,14 @@ public protocol OrderHistory: AnyObject {
   func order(
     numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
   ) throws -> Bool
+
+  /// Visits the saved orders placed in `range`, oldest first; with `last`, only the newest
+  /// `last` of them. The numbering of what it reads is checked as ``last(_:_:)`` checks it.
+  func orders(
+    in range: TimeRange, last: Int?, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws
+
+  /// The sums of the orders placed in `range` (``Summary``), streamed: memory grows with the
+  /// days or SKUs asked for, not with the orders.
+  func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary
 }

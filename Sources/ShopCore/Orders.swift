@@ -6,6 +6,9 @@
 public protocol Orders: AnyObject {
   /// Numbers `drafts` in order after the last saved order and saves them, as one atomic step.
   ///
+  /// A store whose ranges of time are found by position (the file) also stamps each order no
+  /// earlier than the one saved before it, in the same step (``Draft/stamped(notBefore:)``).
+  ///
   /// When it returns, the orders are durable: a crash afterwards cannot lose them, so they
   /// may be reported. When it throws, none of `drafts` is saved and earlier orders are intact.
   /// - Returns: one order per draft, in the same order.

@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopCore
 
 /// What a program accepts, written once as a value: its commands, their options and operands,
 /// and their help. The parser, the usage lines, `--help`, the completion scripts and the manual
@@ -73,6 +74,8 @@ enum OptionTarget: Sendable, Equatable {
   case number(WritableKeyPath<OptionValues, Int?> & Sendable)
   /// One of some words.
   case word(WritableKeyPath<OptionValues, String?> & Sendable)
+  /// A date or a UTC time, with the text typed.
+  case time(WritableKeyPath<OptionValues, TypedTime?> & Sendable)
   /// `-h`, `--help`: show help instead of running.
   case help
   /// `--version`, before any command.
@@ -84,6 +87,7 @@ enum OptionTarget: Sendable, Equatable {
     case (.path(let a), .path(let b)): return a == b
     case (.number(let a), .number(let b)): return a == b
     case (.word(let a), .word(let b)): return a == b
+    case (.time(let a), .time(let b)): return a == b
     case (.help, .help), (.version, .version): return true
     default: return false
     }
@@ -97,9 +101,19 @@ struct OptionValues: Equatable, Sendable {
   var memory = false
   var explain = false
   var count = false
+  var csv = false
   var catalog: FilePath?
   var orders: FilePath?
   var last: Int?
+  var since: TypedTime?
+  var until: TypedTime?
+  var by: String?
+}
+
+/// A time as typed (for messages) and the instant it names.
+struct TypedTime: Equatable, Sendable {
+  let text: [UInt8]
+  let timestamp: Timestamp
 }
 
 /// One option: `-q, --quiet` or `--orders <path>`.
@@ -130,6 +144,25 @@ struct OptionDescription: Sendable, Equatable {
     OptionDescription(
       long: long, value: ValueDescription(name: name, kind: .path), help: help,
       defaults: defaults, target: .path(field))
+  }
+
+  /// An option whose value is a date or UTC time, kept in `field`.
+  static func time(
+    _ long: String, help: String, sets field: WritableKeyPath<OptionValues, TypedTime?> & Sendable
+  ) -> OptionDescription {
+    OptionDescription(
+      long: long, value: ValueDescription(name: "time", kind: .time), help: help,
+      target: .time(field))
+  }
+
+  /// An option whose value is one of `words`, kept in `field`.
+  static func word(
+    _ long: String, name: String, _ words: [String], help: String,
+    sets field: WritableKeyPath<OptionValues, String?> & Sendable
+  ) -> OptionDescription {
+    OptionDescription(
+      long: long, value: ValueDescription(name: name, kind: .word(words)), help: help,
+      target: .word(field))
   }
 
   /// An option whose value is a count (`--last 3`), kept in `field`.
@@ -166,6 +199,8 @@ enum ValueKind: Sendable, Equatable {
   case count
   /// An order's number, a whole number from 1 that fits `Int` (`1001`).
   case orderNumber
+  /// A date or a UTC time in ISO 8601, as ``ShopAdapters/TimeArgument`` reads it.
+  case time
   /// `SKU=QTY`, checked by CartSyntax; the SKUs are completed from the catalog.
   case item
   /// The name of one of the program's commands.

@@ -127,6 +127,10 @@ struct CommandLineParser {
       case .path(let field): parsed.values[keyPath: field] = FilePath(given)
       case .number(let field): parsed.values[keyPath: field] = CommandLineParser.number(given)
       case .word(let field): parsed.values[keyPath: field] = String(decoding: given, as: UTF8.self)
+      case .time(let field):
+        parsed.values[keyPath: field] = TimeArgument.timestamp(given).map {
+          TypedTime(text: given, timestamp: $0)
+        }
       default: throw error("option '\(option.long)' is described as a flag", command)
       }
       parsed.given.append(option.long)
@@ -190,6 +194,11 @@ struct CommandLineParser {
       if CommandLineParser.number(value) == nil {
         let quoted = CartSyntax.quoted(value)
         throw error("\(what) must be an order number such as 1001, not \(quoted)", command)
+      }
+    case .time:
+      if TimeArgument.timestamp(value) == nil {
+        let quoted = CartSyntax.quoted(value)
+        throw error("\(what) must be \(TimeArgument.forms), not \(quoted)", command)
       }
     case .item:
       return

@@ -63,7 +63,9 @@ extension OptionDescription {
     let fits: Bool
     switch (target, value?.kind) {
     case (.flag, nil), (.help, nil), (.version, nil): fits = true
-    case (.path, .path?), (.number, .count?), (.number, .orderNumber?), (.word, .word?): fits = true
+    case (.path, .path?), (.number, .count?), (.number, .orderNumber?), (.word, .word?),
+      (.time, .time?):
+      fits = true
     default: fits = false
     }
     if !fits { problems.append("\(owner): \(long)'s value does not fit where it goes") }

@@ -91,7 +91,14 @@ enum Completions {
         script += "      case $prev in\n"
         for option in valued {
           let names = option.names.joined(separator: " | ")
-          let action = option.value?.kind == .path ? "\(function)_files" : ":"
+          let action: String
+          switch option.value?.kind {
+          case .path?: action = "\(function)_files"
+          case .word(let words)?:
+            action =
+              "mapfile -t COMPREPLY < <(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")"
+          default: action = ":"
+          }
           script += "        \(names)) \(action) && return ;;\n"
         }
         script += "      esac\n"
@@ -128,7 +135,7 @@ enum Completions {
     case .item: return "\(function)_skus"
     case .command: return words(description.commands.map(\.name))
     case .word(let list): return words(list)
-    case .count, .orderNumber, nil: return ":"
+    case .count, .orderNumber, .time, nil: return ":"
     }
   }
 
@@ -191,7 +198,7 @@ enum Completions {
         case .item: action = "\(function)_skus"
         case .command: action = "(\(description.commands.map(\.name).joined(separator: " ")))"
         case .word(let words): action = "(\(words.joined(separator: " ")))"
-        case .count, .orderNumber: action = " "
+        case .count, .orderNumber, .time: action = " "
         }
         script +=
           " \\\n            '\(position):\(zshQuoted(operand.name, escaping: ":")):\(action)'"
@@ -215,7 +222,12 @@ enum Completions {
     let help = "[\(zshQuoted(option.help.firstSentence, escaping: "[]"))]"
     var value = ""
     if let described = option.value {
-      let action = described.kind == .path ? "_files" : " "
+      let action: String
+      switch described.kind {
+      case .path: action = "_files"
+      case .word(let words): action = "(\(words.joined(separator: " ")))"
+      default: action = " "
+      }
       value = "=\(help):\(zshQuoted(described.name, escaping: ":")):\(action)"
     }
     let spec = value.isEmpty ? help : value
@@ -291,7 +303,7 @@ enum Completions {
         case .item: action = " -a '(\(function)_skus)'"
         case .command: action = " -a '\(description.commands.map(\.name).joined(separator: " "))'"
         case .word(let words): action = " -a '\(words.joined(separator: " "))'"
-        case .count, .orderNumber: action = " -x"
+        case .count, .orderNumber, .time: action = " -x"
         }
         script += "complete -c \(program) \(seen)\(action) -d \(fishQuoted(operand.name))\n"
       }
@@ -304,7 +316,12 @@ enum Completions {
     var text = ""
     if let short = option.short { text += " -s \(short.dropFirst())" }
     text += " -l \(option.long.dropFirst(2))"
-    if let value = option.value { text += value.kind == .path ? " -r -F" : " -x" }
+    switch option.value?.kind {
+    case .path?: text += " -r -F"
+    case .word(let words)?: text += " -x -a '\(words.joined(separator: " "))'"
+    case .some: text += " -x"
+    case nil: break
+    }
     return text + " -d \(fishQuoted(option.help.firstSentence))"
   }
 

@@ -40,6 +40,8 @@ extension Invocation {
     case .orders:
       var options = OrdersOptions(ordersPath: values.orders, json: values.json)
       options.explain = values.explain
+      options.csv = values.csv
+      options.range = try TimeRange(values, described, description)
       if values.count {
         options.selection = .count
       } else if let last = values.last {
@@ -48,6 +50,15 @@ extension Invocation {
         options.selection = .numbers(parsed.operands.compactMap(CommandLineParser.number))
       }
       self = .orders(options)
+    case .summary:
+      var options = SummaryOptions(ordersPath: values.orders, json: values.json)
+      options.range = try TimeRange(values, described, description)
+      switch values.by {
+      case "day": options.grouping = .day
+      case "sku": options.grouping = .sku
+      default: options.grouping = .none
+      }
+      self = .summary(options)
     case .catalog:
       self = .catalog(catalogPath: values.catalog, json: values.json, explain: values.explain)
     case .help:
@@ -62,6 +73,23 @@ extension Invocation {
     case .manual:
       self = .manual
     }
+  }
+}
+
+extension TimeRange {
+  /// `--since` and `--until`, each checked by the parser; a range that ends where it starts
+  /// or before can hold no order, so it is taken for a mistake.
+  fileprivate init(
+    _ values: OptionValues, _ described: CommandDescription,
+    _ description: CommandLineDescription
+  ) throws(UsageError) {
+    if let since = values.since, let until = values.until, until.timestamp <= since.timestamp {
+      let reason =
+        "'--until' \(CartSyntax.quoted(until.text)) must be later than '--since' "
+        + CartSyntax.quoted(since.text)
+      throw UsageError(reason: reason, command: described, in: description)
+    }
+    self.init(since: values.since?.timestamp, until: values.until?.timestamp)
   }
 }
 

@@ -11,6 +11,7 @@ enum Invocation: Equatable {
   /// `input` nil means standard input (no FILE, or `-`).
   case batch(PlacementOptions, input: FilePath?)
   case orders(OrdersOptions)
+  case summary(SummaryOptions)
   case catalog(catalogPath: FilePath?, json: Bool, explain: Bool)
   case completions(Shell)
   case manual
@@ -18,7 +19,7 @@ enum Invocation: Equatable {
 
 /// The commands, as they are typed; each is described in ``CommandLineDescription/shop``.
 enum Command: String, CaseIterable, Equatable {
-  case place, batch, orders, catalog, help, completions, manual
+  case place, batch, orders, summary, catalog, help, completions, manual
 }
 
 /// The shells `shop completions` writes a script for.
@@ -45,6 +46,9 @@ struct OrdersOptions: Equatable {
   var json = false
   var selection = OrderSelection.all
   var explain = false
+  var csv = false
+  /// `--since` and `--until`.
+  var range = TimeRange.all
 
   /// What the listing is, and why, for `--explain`.
   var listingWhy: String {
@@ -55,9 +59,21 @@ struct OrdersOptions: Equatable {
     case .last(let count): form = "the newest \(count) (from --last)"
     case .numbers(let numbers): form = "orders " + numbers.map { "\($0)" }.joined(separator: ", ")
     }
-    let style = json ? "JSON (from --json)" : "text (default; --json for JSON)"
-    return "\(form), as \(style), to standard output"
+    let range = self.range.isAll ? "" : " placed in the range of --since and --until"
+    let style =
+      json
+      ? "JSON (from --json)" : csv ? "CSV (from --csv)" : "text (default; --json or --csv)"
+    return "\(form)\(range), as \(style), to standard output"
   }
+}
+
+/// The choices of `shop summary`.
+struct SummaryOptions: Equatable {
+  /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
+  var ordersPath: FilePath?
+  var json = false
+  var range = TimeRange.all
+  var grouping = Summary.Grouping.none
 }
 
 extension Invocation {
@@ -66,6 +82,7 @@ extension Invocation {
     switch self {
     case .place(let options, _), .batch(let options, _): return (options.ordersPath, options.memory)
     case .orders(let options): return (options.ordersPath, false)
+    case .summary(let options): return (options.ordersPath, false)
     default: return nil
     }
   }

@@ -75,10 +75,18 @@ private struct Root {
         return try show(Explanation.orders(store, listing: options.listingWhy).text)
       }
       let output = try streams.listing()
-      let listing = OrderListing(output: output, style: options.json ? .json : .text)
+      let style: OrderListing.Style = options.json ? .json : options.csv ? .csv : .text
+      let listing = OrderListing(output: output, style: style)
       let missing = try ListOrders(history: try makeStore(store), listing: listing)
-        .run(options.selection)
+        .run(options.selection, in: options.range)
       return missing == 0 ? .success : .rejected
+
+    case .summary(let options):
+      let store = chooseStore(flag: options.ordersPath, memory: false, environment)
+      let report = SummaryListing(output: try streams.listing(), json: options.json)
+      try Summarise(history: try makeStore(store), report: report)
+        .summarise(options.range, by: options.grouping)
+      return .success
 
     case .catalog(let path, let json, let explain):
       let catalog = chooseCatalog(flag: path, environment)

@@ -43,14 +43,18 @@ extension CommandLineDescription {
         abstract: "List the saved orders, oldest first.",
         discussion: """
           With NUMBERs, lists only those orders; with --last N, only the newest N; with \
-          --count, prints only how many orders are saved.
+          --count, prints only how many orders are saved. --since and --until keep only the \
+          orders placed in that time, for every form but NUMBERs: --last N lists the newest N \
+          of them, --count counts them.
           """,
         options: [
           .orders,
           .flag(
             "--json", help: "Print each order as stored, one JSON object per line.", sets: \.json),
+          .csv,
           .count,
           .last,
+          .since, .until,
           .explain,
           .help,
         ],
@@ -60,7 +64,31 @@ extension CommandLineDescription {
         conflicts: [
           (.option(.json), .option(.count)), (.option(.count), .option(.last)),
           (.option(.count), .operand(.numbers)), (.option(.last), .operand(.numbers)),
+          (.option(.json), .option(.csv)), (.option(.csv), .option(.count)),
+          (.option(.csv), .operand(.numbers)), (.option(.since), .operand(.numbers)),
+          (.option(.until), .operand(.numbers)),
         ]),
+      CommandDescription(
+        name: "summary",
+        abstract: "Sum the saved orders: how many, their totals, what was paid, the discount.",
+        discussion: """
+          Prints how many orders were placed in the range (all of them without --since and \
+          --until), the sum of their totals, of what was paid, and the discount given: \
+          'orders 3  total 470  payable 445  discount 25'. With --by day, one such line per \
+          UTC day that has orders, oldest first; with --by sku, per SKU by name, the quantity \
+          sold, the revenue (price times quantity, before any order's discount) and how many \
+          orders have it.
+          """,
+        options: [
+          .orders, .since, .until,
+          .word(
+            "--by", name: "group", ["day", "sku"],
+            help: "One line per day or per SKU: day or sku.", sets: \.by),
+          .flag("--json", help: "Print one JSON object per line.", sets: \.json),
+          .help,
+        ],
+        operands: [],
+        conflicts: []),
       CommandDescription(
         name: "catalog",
         abstract: "List the catalog's SKUs and prices, sorted by SKU.",
@@ -191,6 +219,27 @@ extension OptionDescription {
     defaults: [
       "$SHOP_ORDERS", "$XDG_DATA_HOME/shop/orders.jsonl", "~/.local/share/shop/orders.jsonl",
     ], sets: \.orders)
+
+  static let csv = OptionDescription.flag(
+    "--csv",
+    help: """
+      Print CSV (RFC 4180, CRLF line ends) with a header: number, placedAt, items, total, \
+      payable.
+      """, sets: \.csv)
+
+  static let since = OptionDescription.time(
+    "--since",
+    help: """
+      Only orders placed at TIME or later: a date (2026-12-01: from its midnight, UTC) or a \
+      UTC time (2026-12-01T09:30Z, 2026-12-01T09:30:00Z).
+      """, sets: \.since)
+
+  static let until = OptionDescription.time(
+    "--until",
+    help: """
+      Only orders placed before TIME, which is left out: --since 2026-12-01 --until \
+      2026-12-02 is the one day.
+      """, sets: \.until)
 
   /// The options of `place`; `batch` has the same, but for the words of `-q`.
   static let placement: [OptionDescription] = [

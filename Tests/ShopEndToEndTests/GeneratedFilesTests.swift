@@ -68,7 +68,10 @@ struct GeneratedFilesTests {
       (["shop", "help", "c"], "catalog completions"),
       (["shop", "completions", ""], "bash zsh fish"),
       (["shop", "--v"], "--version"),
-      (["shop", "orders", "--c"], "--count"),
+      (["shop", "orders", "--c"], "--csv --count"),
+      (["shop", "orders", "--co"], "--count"),
+      (["shop", "summary", "--b"], "--by"),
+      (["shop", "summary", "--by", ""], "day sku"),
     ]
     for (words, expected) in cases {
       let quoted = words.map { "'\($0)'" }.joined(separator: " ")

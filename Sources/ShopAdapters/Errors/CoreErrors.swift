@@ -13,6 +13,11 @@ extension OrderTooLarge: ShopError {
   public var message: String { description }
 }
 
+extension SummaryTooLarge: ShopError {
+  public var status: ExitStatus { .dataError }
+  public var message: String { description }
+}
+
 extension PlaceOrderError: ShopError {
   public var status: ExitStatus { .software }
   public var message: String { description }

@@ -1,15 +1,16 @@
 import ShopCore
 
 /// What `shop orders` prints, from any store's ``OrderHistory``: a line a person reads
-/// (``OrderText``), or each order's JSON. The JSON of an order is the store's own record when
-/// it keeps one, copied byte for byte (it was checked when it was read), else it is encoded.
+/// (``OrderText``), each order's JSON, or CSV with a header (``OrderCSV``). The JSON of an
+/// order is the store's own record when it keeps one, copied byte for byte (it was checked when
+/// it was read), else it is encoded.
 ///
 /// It writes through a bounded buffer, delivered whenever it fills: the first lines go out at
 /// once, memory does not grow with the number of orders, and a reader that goes away stops
 /// the listing at the next delivery.
 public final class OrderListing: Listing {
   public enum Style: Sendable {
-    case text, json
+    case text, json, csv
   }
 
   private let output: any ByteOutput
@@ -22,6 +23,7 @@ public final class OrderListing: Listing {
     self.output = output
     self.style = style
     buffer.reserveCapacity(OrderListing.deliveryBytes + 4096)
+    if style == .csv { buffer.append(contentsOf: OrderCSV.header) }
   }
 
   public func list(_ order: Order, stored: UnsafeBufferPointer<UInt8>?) throws {
@@ -35,15 +37,19 @@ public final class OrderListing: Listing {
       } else {
         encoder.append(order, to: &buffer)
       }
+    case .csv:
+      OrderCSV.append(order, to: &buffer)
     }
     if buffer.count >= OrderListing.deliveryBytes { try deliver() }
   }
 
-  /// `no order N`, or `{"missing":N}` in JSON.
+  /// `no order N`, or `{"missing":N}` in JSON; in CSV, which has no such record, nothing (the
+  /// exit status says it).
   public func missing(_ number: Int) {
     switch style {
     case .text: buffer.append(contentsOf: "no order \(number)\n".utf8)
     case .json: buffer.append(contentsOf: "{\"missing\":\(number)}\n".utf8)
+    case .csv: break
     }
   }
 

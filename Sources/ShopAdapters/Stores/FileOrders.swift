@@ -51,6 +51,7 @@ public final class FileOrders: Orders, OrderHistory {
       try checkFollows(order, endingAt: tail.start - 1, file)
     }
     var last = tail.order?.number
+    var lastTime = tail.order?.placedAt
     if tail.end < fileEnd {
       try checkTorn(file, from: tail.end, to: fileEnd, next: Order.number(after: last))
     }
@@ -61,10 +62,11 @@ public final class FileOrders: Orders, OrderHistory {
       guard let number = Order.number(after: last) else {
         throw .full(path, OrdersFull(last: last ?? 0))
       }
-      let order = Order(number: number, draft: draft)
+      let order = Order(number: number, draft: draft.stamped(notBefore: lastTime))
       encoder.append(order, to: &pending)
       orders.append(order)
       last = number
+      lastTime = order.placedAt
     }
     do {
       if tail.end < fileEnd { try file.truncate(to: tail.end) }
@@ -245,7 +247,7 @@ public final class FileOrders: Orders, OrderHistory {
     return found
   }
 
-  private func parse(
+  func parse(
     _ bytes: UnsafeBufferPointer<UInt8>, line: Int?, at offset: Int = 0,
     in snapshot: Snapshot
   ) throws(FileError) -> Order {
@@ -259,7 +261,7 @@ public final class FileOrders: Orders, OrderHistory {
   }
 
   /// Order `number` must follow `previous` (nil: it is the first order) by one.
-  private func checkNumber(_ number: Int, after previous: Int?, line: Int) throws(FileError) {
+  func checkNumber(_ number: Int, after previous: Int?, line: Int) throws(FileError) {
     guard number != Order.number(after: previous) else { return }
     let reason =
       previous.map { "order \(number) follows order \($0): numbers must go up by one" }
@@ -267,18 +269,18 @@ public final class FileOrders: Orders, OrderHistory {
     throw .badData(path, line: line, reason: reason)
   }
 
-  // MARK: - A snapshot and its lines
+  // MARK: - A snapshot and its lines (internal: FileOrders+Range.swift reads through them)
 
   /// An open file and the end of its last complete line when the read began.
-  private struct Snapshot {
+  struct Snapshot {
     let file: Descriptor
     let end: Int
   }
 
-  private static let chunkBytes = 1 << 16
+  static let chunkBytes = 1 << 16
 
   /// Opens the file to read what it holds now; nil when it does not exist (no orders).
-  private func openSnapshot() throws(FileError) -> Snapshot? {
+  func openSnapshot() throws(FileError) -> Snapshot? {
     let file: Descriptor
     do {
       file = try Descriptor.open(path, .read)
@@ -298,7 +300,7 @@ public final class FileOrders: Orders, OrderHistory {
 
   /// Calls `body` with each complete line from `start` to the snapshot's end, its offset and
   /// its number (when known), reading through a bounded buffer; `body` returns false to stop.
-  private func lines(
+  func lines(
     of snapshot: Snapshot, from start: Int, firstLine: Int?,
     _ body: (Int, Int?, UnsafeBufferPointer<UInt8>) throws -> Bool
   ) throws {
@@ -339,7 +341,7 @@ public final class FileOrders: Orders, OrderHistory {
   }
 
   /// The complete line that starts at `offset`, and the offset after its newline.
-  private func line(at offset: Int, in snapshot: Snapshot) throws(FileError) -> ([UInt8], Int) {
+  func line(at offset: Int, in snapshot: Snapshot) throws(FileError) -> ([UInt8], Int) {
     guard let newline = try newline(after: offset - 1, before: snapshot.end, in: snapshot.file)
     else { throw .unreadable(path, .shortRead) }
     var bytes = [UInt8](repeating: 0, count: newline - offset)
@@ -408,7 +410,7 @@ public final class FileOrders: Orders, OrderHistory {
   }
 
   /// The offset of the last newline before `end`, scanning backwards a block at a time.
-  private func newline(before end: Int, in file: Descriptor) throws(FileError) -> Int? {
+  func newline(before end: Int, in file: Descriptor) throws(FileError) -> Int? {
     var blockEnd = end
     var block = [UInt8](repeating: 0, count: 4096)
     while blockEnd > 0 {
@@ -426,7 +428,7 @@ public final class FileOrders: Orders, OrderHistory {
   }
 
   /// The offset of the first newline after `offset` and before `end`.
-  private func newline(after offset: Int, before end: Int, in file: Descriptor) throws(FileError)
+  func newline(after offset: Int, before end: Int, in file: Descriptor) throws(FileError)
     -> Int?
   {
     var blockStart = offset + 1
@@ -445,7 +447,7 @@ public final class FileOrders: Orders, OrderHistory {
   }
 
   /// The 1-based line that starts at `offset`; reads the file up to it, so only for errors.
-  private func lineNumber(at offset: Int, in file: Descriptor) throws(FileError) -> Int {
+  func lineNumber(at offset: Int, in file: Descriptor) throws(FileError) -> Int {
     var lines = 1
     var position = 0
     var block = [UInt8](repeating: 0, count: FileOrders.chunkBytes)

@@ -11,7 +11,8 @@ public final class MemoryOrders: Orders, OrderHistory {
     var last = orders.last?.number
     for draft in drafts {
       guard let number = Order.number(after: last) else { throw OrdersFull(last: last ?? 0) }
-      saved.append(Order(number: number, draft: draft))
+      let previous = saved.last?.placedAt ?? orders.last?.placedAt
+      saved.append(Order(number: number, draft: draft.stamped(notBefore: previous)))
       last = number
     }
     orders.append(contentsOf: saved)

@@ -373,7 +373,8 @@
 
     // MARK: - Reading
 
-    private static let columns =
+    // Internal, not private: PostgresOrders+History.swift reads through these.
+    static let columns =
       "number, CASE WHEN isfinite(placed_at) THEN extract(epoch FROM placed_at)::int8 END, "
       + "items, total, payable FROM \(table)"
 
@@ -492,7 +493,7 @@
     }
 
     /// The order in `row`, checked as strictly as a line of the orders file.
-    private static func order(in result: PostgresResult, _ row: Int, place: PostgresPlace) throws
+    static func order(in result: PostgresResult, _ row: Int, place: PostgresPlace) throws
       -> Order
     {
       guard let number = result.integer(row, 0) else {
@@ -534,7 +535,7 @@
 
     /// Runs `body` on the connection; when the table does not exist yet, creates it and runs
     /// `body` again. Costs nothing once the table is there.
-    private func withTable<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+    func withTable<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
       let connection = try connect()
       do {
         return try body(connection)

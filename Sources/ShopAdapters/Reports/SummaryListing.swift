@@ -1,0 +1,64 @@
+import ShopCore
+
+/// What `shop summary` prints: lines a person reads, or one JSON object per line.
+///
+///     orders 3  total 470  payable 445  discount 25
+///     2026-11-30  orders 2  total 440  payable 415  discount 25      (--by day)
+///     pen  quantity 5  revenue 150  orders 3                         (--by sku)
+///
+/// In JSON: `{"orders":3,"total":470,"payable":445,"discount":25}`, with `"day":"2026-11-30"`
+/// first for a day, and `{"sku":"pen","quantity":5,"revenue":150,"orders":3}` for a SKU.
+public final class SummaryListing: SummaryReport {
+  private let output: any ByteOutput
+  private let json: Bool
+
+  public init(output: any ByteOutput, json: Bool) {
+    self.output = output
+    self.json = json
+  }
+
+  public func report(_ summary: Summary, by grouping: Summary.Grouping) throws {
+    var bytes: [UInt8] = []
+    switch grouping {
+    case .none:
+      append(summary.totals, day: nil, to: &bytes)
+    case .day:
+      for day in summary.days { append(day.totals, day: day.start, to: &bytes) }
+    case .sku:
+      for sales in summary.sales { append(sales, to: &bytes) }
+    }
+    output.write(bytes)
+    try output.flush()
+  }
+
+  private func append(_ totals: Summary.Totals, day: Timestamp?, to bytes: inout [UInt8]) {
+    let date = day.map { String(TimeArgument.text($0).prefix(10)) }
+    let fields = [
+      ("orders", totals.orders), ("total", totals.total), ("payable", totals.payable),
+      ("discount", totals.discount),
+    ]
+    if json {
+      var text = "{" + (date.map { "\"day\":\"\($0)\"," } ?? "")
+      text += fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
+      bytes.append(contentsOf: (text + "}\n").utf8)
+    } else {
+      let text = (date.map { [$0] } ?? []) + fields.map { "\($0.0) \($0.1)" }
+      bytes.append(contentsOf: (text.joined(separator: "  ") + "\n").utf8)
+    }
+  }
+
+  private func append(_ sales: Summary.Sales, to bytes: inout [UInt8]) {
+    let fields = [
+      ("quantity", sales.quantity), ("revenue", sales.revenue), ("orders", sales.orders),
+    ]
+    if json {
+      bytes.append(contentsOf: "{\"sku\":".utf8)
+      ByteWriter.appendJSONString(sales.sku, to: &bytes)
+      for (name, value) in fields { bytes.append(contentsOf: ",\"\(name)\":\(value)".utf8) }
+      bytes.append(contentsOf: "}\n".utf8)
+    } else {
+      let text = [sales.sku] + fields.map { "\($0.0) \($0.1)" }
+      bytes.append(contentsOf: (text.joined(separator: "  ") + "\n").utf8)
+    }
+  }
+}

@@ -1,0 +1,267 @@
+import Foundation
+import ShopCore
+import ShopTestSupport
+import Synchronization
+import Testing
+
+@testable import ShopAdapters
+
+/// `orders(in:last:)` and `summary` on the file, bisected by time, against the obvious answer:
+/// the orders read one by one and filtered.
+struct OrderRangeTests {
+  /// 2026-11-30T00:00:00Z.
+  static let midnight: Int64 = 1_795_996_800
+
+  /// Times that never go down, a few seconds to an hour apart, some repeated, some on a
+  /// midnight.
+  static func times(_ count: Int, seed: UInt64) -> [Int64] {
+    var state = seed
+    func next(_ bound: Int) -> Int64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int64((state >> 33) % UInt64(bound))
+    }
+    var time = midnight - 36000
+    return (0..<count).map { index in
+      time += next(5) == 0 ? 0 : next(60)
+      if index == count / 3 { time = max(time, midnight + 86400) }
+      return time
+    }
+  }
+
+  static func draft(at time: Int64, quantity: Int = 1) throws -> Draft {
+    try #require(
+      Draft(
+        lines: [OrderLine(sku: "pen", quantity: quantity, price: 30)],
+        placedAt: Timestamp(secondsSince1970: time)))
+  }
+
+  /// A file of orders at `times`, written by `shop`'s own store.
+  static func file(_ times: [Int64], in folder: TemporaryFolder) throws -> FileOrders {
+    let store = FileOrders(path: folder.file("orders.jsonl"))
+    let drafts = try times.enumerated().map { try draft(at: $1, quantity: $0 % 9 + 1) }
+    if !drafts.isEmpty { _ = try store.save(drafts) }
+    return FileOrders(path: folder.file("orders.jsonl"))
+  }
+
+  static func listed(_ history: any OrderHistory, _ range: TimeRange, last: Int? = nil) throws
+    -> [Int]
+  {
+    var numbers: [Int] = []
+    try history.orders(in: range, last: last) { order, _ in numbers.append(order.number) }
+    return numbers
+  }
+
+  static func expected(_ times: [Int64], _ range: TimeRange) -> [Int] {
+    times.enumerated().filter { range.contains(Timestamp(secondsSince1970: $0.element)) }.map {
+      1001 + $0.offset
+    }
+  }
+
+  @Test(arguments: [0, 1, 2, 30, 3000])
+  func aRangeOfTheFileIsTheOrdersPlacedInIt(count: Int) throws {
+    let folder = try TemporaryFolder()
+    let times = OrderRangeTests.times(count, seed: UInt64(count))
+    let store = try OrderRangeTests.file(times, in: folder)
+    let memory = MemoryOrders()
+    if count > 0 { _ = try memory.save(times.map { try OrderRangeTests.draft(at: $0) }) }
+    // Bounds on the orders' own times, a second either side, midnights, and far outside.
+    var bounds: [Int64?] = [nil, .min / 2, .max / 2, OrderRangeTests.midnight]
+    for index in stride(from: 0, to: count, by: max(1, count / 40)) {
+      bounds += [times[index], times[index] - 1, times[index] + 1]
+    }
+    var state: UInt64 = 5
+    for _ in 0..<60 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1
+      let since = bounds[Int((state >> 20) % UInt64(bounds.count))]
+      let until = bounds[Int((state >> 40) % UInt64(bounds.count))]
+      let range = TimeRange(
+        since: since.map(Timestamp.init(secondsSince1970:)),
+        until: until.map(Timestamp.init(secondsSince1970:)))
+      let expected = OrderRangeTests.expected(times, range)
+      #expect(try OrderRangeTests.listed(store, range) == expected, "\(range)")
+      #expect(try OrderRangeTests.listed(memory, range) == expected, "\(range)")
+      for last in [1, 3, 250] {
+        #expect(
+          try OrderRangeTests.listed(store, range, last: last) == Array(expected.suffix(last)),
+          "\(range) last \(last)")
+      }
+    }
+  }
+
+  @Test func theStoreStampsEachOrderNoEarlierThanTheOneBeforeIt() throws {
+    let folder = try TemporaryFolder()
+    let store = FileOrders(path: folder.file("orders.jsonl"))
+    let time = OrderRangeTests.midnight
+    // A process that read the clock first but locked second: its time is raised, not kept.
+    _ = try store.save([try OrderRangeTests.draft(at: time + 100)])
+    let saved = try store.save([
+      try OrderRangeTests.draft(at: time), try OrderRangeTests.draft(at: time + 50),
+      try OrderRangeTests.draft(at: time + 200),
+    ])
+    #expect(saved.map(\.placedAt.secondsSince1970) == [time + 100, time + 100, time + 200])
+    var stored: [Int64] = []
+    try FileOrders(path: folder.file("orders.jsonl")).readAll { order, _ in
+      stored.append(order.placedAt.secondsSince1970)
+    }
+    #expect(stored == [time + 100, time + 100, time + 100, time + 200])
+    let memory = MemoryOrders()
+    _ = try memory.save([try OrderRangeTests.draft(at: time + 100)])
+    #expect(
+      try memory.save([try OrderRangeTests.draft(at: time)]).first?.placedAt.secondsSince1970
+        == time + 100)
+  }
+
+  @Test func writersThatReadTheClockOutOfOrderStillStoreTimesInOrder() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    let failures = Atomic<Int>(0)
+    // Each worker's clock runs backwards, as a process that locks late would see it.
+    DispatchQueue.concurrentPerform(iterations: 6) { worker in
+      let store = FileOrders(path: path)
+      for round in 0..<20 {
+        let time = OrderRangeTests.midnight + Int64(1000 * worker - 10 * round)
+        guard let draft = try? OrderRangeTests.draft(at: time),
+          (try? store.save([draft, draft])) != nil
+        else {
+          failures.add(1, ordering: .relaxed)
+          continue
+        }
+      }
+    }
+    #expect(failures.load(ordering: .relaxed) == 0)
+    var times: [Int64] = []
+    try FileOrders(path: path).readAll { order, _ in times.append(order.placedAt.secondsSince1970) }
+    #expect(times.count == 240)
+    #expect(times == times.sorted())
+    // A time is only ever raised to one some clock gave, never invented.
+    let given = Set(
+      (0..<6).flatMap { worker in
+        (0..<20).map { OrderRangeTests.midnight + Int64(1000 * worker - 10 * $0) }
+      })
+    #expect(Set(times).isSubset(of: given))
+  }
+
+  @Test func aRangeNearTheEndNeverReadsTheStartOfTheFile() throws {
+    let folder = try TemporaryFolder()
+    let times = OrderRangeTests.times(20_000, seed: 1)
+    let store = try OrderRangeTests.file(times, in: folder)
+    // Spoil a line a tenth of the way in, keeping its length: any scan from the start stops.
+    let path = folder.file("orders.jsonl")
+    var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    let tenth = try #require(bytes[(bytes.count / 10)...].firstIndex(of: UInt8(ascii: "\n")))
+    for index in (tenth - 30)..<tenth { bytes[index] = UInt8(ascii: "x") }
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    #expect(throws: FileError.self) { try store.readAll { _, _ in } }
+    let since = Timestamp(secondsSince1970: times[19_900])
+    let listed = try OrderRangeTests.listed(store, TimeRange(since: since, until: nil))
+    #expect(listed == OrderRangeTests.expected(times, TimeRange(since: since, until: nil)))
+    #expect(listed.last == 21_000)
+    let summary = try store.summary(of: TimeRange(since: since, until: nil), by: .day)
+    #expect(summary.totals.orders == listed.count)
+  }
+
+  /// Lines as an older `shop` could have written them, times as given.
+  static func handWritten(_ entries: [(number: Int, time: Int64)], in folder: TemporaryFolder)
+    throws -> FileOrders
+  {
+    var encoder = OrderJSON.Encoder()
+    var bytes: [UInt8] = []
+    for entry in entries {
+      let order = Order(number: entry.number, draft: try draft(at: entry.time))
+      encoder.append(order, to: &bytes)
+    }
+    let path = folder.file("orders.jsonl")
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    return FileOrders(path: path)
+  }
+
+  @Test func aRangeChecksTheNumberingOfWhatItReads() throws {
+    let time = OrderRangeTests.midnight
+    let cases: [([(Int, Int64)], TimeRange, Int, String)] = [
+      // A gap inside the range.
+      (
+        [(1001, time), (1002, time + 10), (1004, time + 20)],
+        TimeRange(since: Timestamp(secondsSince1970: time + 5), until: nil), 3,
+        "order 1004 follows order 1002: numbers must go up by one"
+      ),
+      // A repeat inside the range.
+      (
+        [(1001, time), (1002, time + 10), (1002, time + 20), (1003, time + 30)],
+        TimeRange(since: nil, until: Timestamp(secondsSince1970: time + 25)), 3,
+        "order 1002 follows order 1002: numbers must go up by one"
+      ),
+      // From the first line, the numbering must start at 1001.
+      (
+        [(1002, time), (1003, time + 10)],
+        TimeRange(since: nil, until: Timestamp(secondsSince1970: time + 25)), 1,
+        "the first order is 1002, not 1001"
+      ),
+    ]
+    for (entries, range, line, reason) in cases {
+      let folder = try TemporaryFolder()
+      let store = try OrderRangeTests.handWritten(
+        entries.map { (number: $0.0, time: $0.1) }, in: folder)
+      let error = FileError.badData(
+        FilePath(folder.file("orders.jsonl")), line: line, reason: reason)
+      #expect(throws: error) { try OrderRangeTests.listed(store, range) }
+      #expect(throws: error) { try store.summary(of: range, by: .none) }
+    }
+    // A line that is not an order, inside the range, is 65 at its line.
+    let folder = try TemporaryFolder()
+    let store = try OrderRangeTests.handWritten(
+      [(1001, time), (1002, time + 10)], in: folder)
+    let path = folder.file("orders.jsonl")
+    let good = try folder.read("orders.jsonl")
+    try Data((good + "{oops}\n").utf8).write(to: URL(fileURLWithPath: path))
+    #expect(
+      throws: FileError.badData(FilePath(path), line: 3, reason: "not an order: not a JSON object")
+    ) {
+      try OrderRangeTests.listed(
+        store, TimeRange(since: Timestamp(secondsSince1970: time), until: nil))
+    }
+  }
+
+  @Test func onAnOlderFileWhoseTimesGoBackEveryOrderListedIsInTheRange() throws {
+    let folder = try TemporaryFolder()
+    // Every 7th order was stored with a time 30 seconds earlier than the one before it.
+    var entries: [(number: Int, time: Int64)] = []
+    var time = OrderRangeTests.midnight
+    for index in 0..<3000 {
+      time += 20
+      entries.append((1001 + index, index % 7 == 6 ? time - 30 : time))
+    }
+    let store = try OrderRangeTests.handWritten(entries, in: folder)
+    for start in stride(from: 0, to: 3000, by: 97) {
+      for length: Int64 in [1, 20, 45, 2000, 100_000] {
+        let since = entries[start].time
+        let range = TimeRange(
+          since: Timestamp(secondsSince1970: since),
+          until: Timestamp(secondsSince1970: since + length))
+        let listed = try OrderRangeTests.listed(store, range)
+        let expected = entries.filter { range.contains(Timestamp(secondsSince1970: $0.time)) }
+          .map(\.number)
+        #expect(Set(listed).isSubset(of: expected), "\(range)")
+        #expect(listed == listed.sorted())
+        // Only orders out of time order next to a bound may be left out.
+        #expect(expected.count - listed.count <= 2, "\(range)")
+      }
+    }
+  }
+
+  @Test func aMissingFileAnEmptyFileAndATornTailHoldNoRange() throws {
+    let folder = try TemporaryFolder()
+    let range = TimeRange(since: Timestamp(secondsSince1970: 0), until: nil)
+    let missing = FileOrders(path: folder.file("none.jsonl"))
+    #expect(try OrderRangeTests.listed(missing, range).isEmpty)
+    #expect(try missing.summary(of: range, by: .sku) == Summary(totals: Summary.Totals()))
+    let empty = FileOrders(path: try folder.write("empty.jsonl", ""))
+    #expect(try OrderRangeTests.listed(empty, .all).isEmpty)
+    let store = try OrderRangeTests.file([OrderRangeTests.midnight], in: folder)
+    let handle = try #require(FileHandle(forWritingAtPath: folder.file("orders.jsonl")))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(#"{"number":1002,"items":[{"sku":"pe"#.utf8))
+    try handle.close()
+    #expect(try OrderRangeTests.listed(store, range) == [1001])
+    #expect(try OrderRangeTests.listed(store, range, last: 5) == [1001])
+  }
+}
