@@ -223,19 +223,19 @@ extension JSONParser {
     try members { parser, key throws(OrderJSONError) in
       switch key {
       case .number:
-        guard number == nil else { throw .notAnObject }
+        guard number == nil else { throw .repeated(.number) }
         number = try parser.integer(named: "number")
       case .total:
-        guard total == nil else { throw .notAnObject }
+        guard total == nil else { throw .repeated(.total) }
         total = try parser.integer(named: "total")
       case .payable:
-        guard payable == nil else { throw .notAnObject }
+        guard payable == nil else { throw .repeated(.payable) }
         payable = try parser.integer(named: "payable")
       case .placedAt:
-        guard placedAt == nil else { throw .notAnObject }
+        guard placedAt == nil else { throw .repeated(.placedAt) }
         placedAt = try parser.time()
       case .items:
-        guard lines == nil else { throw .notAnObject }
+        guard lines == nil else { throw .repeated(.items) }
         lines = try parser.items()
       case .sku, .quantity, .price, .other:
         return false
@@ -316,7 +316,7 @@ extension JSONParser {
   }
 
   /// The keys an order is read by; any other key's value is checked as JSON and skipped.
-  private enum Key {
+  fileprivate enum Key {
     case number, total, payable, placedAt, items, sku, quantity, price, other
 
     /// Compares bytes with no `String` made: this runs for every key of every line listed.
@@ -377,7 +377,8 @@ extension JSONParser {
   private mutating func members(
     _ read: (inout JSONParser, Key) throws(OrderJSONError) -> Bool
   ) throws(OrderJSONError) {
-    var others: [String] = []
+    // A set, not a list: a line of 150,000 extra keys must not cost 150,000² comparisons.
+    var others: Set<String> = []
     var otherKey = ""
     skipSpace()
     if consume(UInt8(ascii: "}")) { return }
@@ -389,8 +390,8 @@ extension JSONParser {
       skipSpace()
       if try !read(&self, key) {
         let name = key == .other ? otherKey : "\(key.name)"
-        guard !others.contains(name), value() != nil else { throw .notAnObject }
-        others.append(name)
+        guard others.insert(name).inserted else { throw .repeatedKey(name) }
+        guard value() != nil else { throw .notAnObject }
       }
       skipSpace()
     } while consume(UInt8(ascii: ","))
@@ -501,13 +502,13 @@ extension JSONParser {
     try members { parser, key throws(OrderJSONError) in
       switch key {
       case .sku:
-        guard sku == nil else { throw .notAnObject }
+        guard sku == nil else { throw .repeated(.sku) }
         sku = try parser.skuText()
       case .quantity:
-        guard quantity == nil else { throw .notAnObject }
+        guard quantity == nil else { throw .repeated(.quantity) }
         quantity = try parser.itemInteger()
       case .price:
-        guard price == nil else { throw .notAnObject }
+        guard price == nil else { throw .repeated(.price) }
         price = try parser.itemInteger()
       case .number, .total, .payable, .placedAt, .items, .other:
         return false
@@ -545,6 +546,15 @@ extension JSONParser {
 }
 
 extension OrderJSONError {
+  /// A key given twice in one object: which value counts would be a guess.
+  static func repeatedKey(_ name: String) -> OrderJSONError {
+    OrderJSONError("repeated key \"\(CartSyntax.quoted(name.utf8).dropFirst().dropLast())\"")
+  }
+
+  fileprivate static func repeated(_ key: JSONParser.Key) -> OrderJSONError {
+    repeatedKey("\(key.name)")
+  }
+
   static let notAnObject = OrderJSONError("not a JSON object")
   static let badTime = OrderJSONError("\"placedAt\" is not a time like 2026-11-30T06:06:43Z")
   static let badItems = OrderJSONError("\"items\" is not a list of items")
