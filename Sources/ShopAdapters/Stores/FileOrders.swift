@@ -30,6 +30,14 @@ public final class FileOrders: Orders, OrderHistory {
   public init(path: FilePath) {
     self.path = path
     self.streams = []
+    self.lineBound = FileOrders.maximumLineBytes
+  }
+
+  /// For tests: a store that refuses lines longer than `lineBound` bytes.
+  init(path: FilePath, lineBound: Int) {
+    self.path = path
+    self.streams = []
+    self.lineBound = lineBound
   }
 
   /// As ``init(path:)``, for a command that prints to `streams` (standard output, error):
@@ -38,6 +46,7 @@ public final class FileOrders: Orders, OrderHistory {
   public init(path: FilePath, streams: [(name: String, file: FileIdentity)]) throws(FileError) {
     self.path = path
     self.streams = streams
+    self.lineBound = FileOrders.maximumLineBytes
     guard !streams.isEmpty, let identity = try? System.identity(of: path),
       let stream = streams.first(where: { $0.file == identity })
     else { return }
@@ -74,7 +83,8 @@ public final class FileOrders: Orders, OrderHistory {
       return orders
     }
     throw .replaced(
-      path, what: "was replaced again and again", lastReported: lastReported ?? 0)
+      path, what: "was replaced again and again while shop was writing it",
+      lastReported: lastReported ?? 0)
   }
 
   /// How often one `save` opens the path again before it gives up.
@@ -145,7 +155,9 @@ public final class FileOrders: Orders, OrderHistory {
     let exists: Bool
     do { exists = try System.identity(of: path) != nil } catch { throw .unreadable(path, error) }
     guard exists else {
-      throw .replaced(path, what: "was moved away or removed", lastReported: lastReported)
+      throw .replaced(
+        path, what: "was moved away or removed while shop was writing it",
+        lastReported: lastReported)
     }
     var holds = false
     _ = try? FileOrders(path: path).order(numbered: lastReported) { _, stored in
@@ -153,7 +165,9 @@ public final class FileOrders: Orders, OrderHistory {
     }
     guard holds else {
       throw .replaced(
-        path, what: "was replaced by a file without order \(lastReported) as shop wrote it",
+        path,
+        what: "was replaced while shop was writing it, by a file without order "
+          + "\(lastReported) as shop wrote it",
         lastReported: lastReported)
     }
   }
@@ -333,6 +347,9 @@ public final class FileOrders: Orders, OrderHistory {
   /// is refused rather than read into memory.
   static let maximumLineBytes = 1 << 26
 
+  /// ``maximumLineBytes``, smaller only in tests, which must not write 64 MiB lines to run fast.
+  let lineBound: Int
+
   /// Opens the file to read what it holds now; nil when it does not exist (no orders).
   /// `strict`: what the ends say wrong stops the read now; else (a full listing, which checks
   /// every line itself) it stops the read once the lines before it were listed.
@@ -368,12 +385,12 @@ public final class FileOrders: Orders, OrderHistory {
     var lineNumber = firstLine
     while bufferOffset + filled < snapshot.end {
       if filled == buffer.count {
-        guard buffer.count <= FileOrders.maximumLineBytes else {
+        guard buffer.count <= lineBound else {
           throw FileError.badData(
             path, line: try lineNumber ?? self.lineNumber(at: bufferOffset, in: snapshot.file),
-            reason: FileOrders.tooLong)
+            reason: tooLong)
         }
-        let grown = min(buffer.count * 2, FileOrders.maximumLineBytes + 1)
+        let grown = min(buffer.count * 2, lineBound + 1)
         buffer.append(contentsOf: repeatElement(0, count: grown - buffer.count))
       }
       let length = min(buffer.count - filled, snapshot.end - bufferOffset - filled)
@@ -410,7 +427,7 @@ public final class FileOrders: Orders, OrderHistory {
   /// The line that starts at `offset`, and the offset after its newline (or the snapshot's
   /// end, for a last line without one).
   private func line(at offset: Int, in snapshot: Snapshot) throws(FileError) -> ([UInt8], Int) {
-    let limit = min(snapshot.end, offset + FileOrders.maximumLineBytes + 1)
+    let limit = min(snapshot.end, offset + lineBound + 1)
     let newline = try newline(after: offset - 1, before: limit, in: snapshot.file)
     let end: Int
     if let newline {
@@ -419,7 +436,7 @@ public final class FileOrders: Orders, OrderHistory {
       end = snapshot.end
     } else if limit < snapshot.end {
       throw .badData(
-        path, line: try lineNumber(at: offset, in: snapshot.file), reason: FileOrders.tooLong)
+        path, line: try lineNumber(at: offset, in: snapshot.file), reason: tooLong)
     } else {
       throw .unreadable(path, .shortRead)
     }
@@ -428,8 +445,9 @@ public final class FileOrders: Orders, OrderHistory {
     return (bytes, min(end + 1, snapshot.end))
   }
 
-  private static let tooLong =
-    "a line longer than \(maximumLineBytes) bytes is not an order shop writes"
+  private var tooLong: String {
+    "a line longer than \(lineBound) bytes is not an order shop writes"
+  }
 
   // MARK: - The ends of the file: the one rule readers and writers share
 
@@ -488,7 +506,7 @@ public final class FileOrders: Orders, OrderHistory {
   /// Reads the ends of `file`, `size` bytes long. Faults are returned, not thrown, so a full
   /// listing can list the lines before one; read errors are thrown.
   private func ends(of file: Descriptor, size: Int) throws(FileError) -> Ends {
-    let bound = FileOrders.maximumLineBytes
+    let bound = lineBound
     func fault(_ offset: Int, _ reason: String, linesEnd: Int? = nil) -> Ends {
       Ends(
         linesEnd: linesEnd, lastLine: nil, tail: .none, size: size,
@@ -500,14 +518,14 @@ public final class FileOrders: Orders, OrderHistory {
     if lastNewline == nil, floor > 0 {
       // A full listing reads up to `floor` and stops at the long line, or at this fault,
       // whose offset is in that line: the lines before it are listed first.
-      return fault(floor, FileOrders.tooLong, linesEnd: floor)
+      return fault(floor, tooLong, linesEnd: floor)
     }
     let linesEnd = lastNewline.map { $0 + 1 } ?? 0
 
     var lastLine: Order?
     if let lastNewline {
       let (start, bytes) = try line(endingAt: lastNewline, in: file)
-      guard let bytes else { return fault(start, FileOrders.tooLong, linesEnd: linesEnd) }
+      guard let bytes else { return fault(start, tooLong, linesEnd: linesEnd) }
       let last: Order
       do { last = try OrderJSON.order(from: bytes) } catch {
         return fault(
@@ -521,7 +539,7 @@ public final class FileOrders: Orders, OrderHistory {
         // The line before must be the order before: constant cost, two lines from the end.
         let (previousStart, previousBytes) = try line(endingAt: start - 1, in: file)
         guard let previousBytes else {
-          return fault(previousStart, FileOrders.tooLong, linesEnd: linesEnd)
+          return fault(previousStart, tooLong, linesEnd: linesEnd)
         }
         let previous: Order
         do { previous = try OrderJSON.order(from: previousBytes) } catch {
@@ -589,8 +607,8 @@ public final class FileOrders: Orders, OrderHistory {
   private func firstLineFault(of file: Descriptor, linesEnd: Int) throws(FileError) -> Ends.Fault? {
     guard
       let newline = try newline(
-        after: -1, before: min(linesEnd, FileOrders.maximumLineBytes + 1), in: file)
-    else { return Ends.Fault(offset: 0, reason: FileOrders.tooLong) }
+        after: -1, before: min(linesEnd, lineBound + 1), in: file)
+    else { return Ends.Fault(offset: 0, reason: tooLong) }
     var bytes = [UInt8](repeating: 0, count: newline)
     try read(file, into: &bytes, at: 0)
     let first: Order
@@ -608,7 +626,7 @@ public final class FileOrders: Orders, OrderHistory {
   private func line(endingAt newline: Int, in file: Descriptor) throws(FileError) -> (
     Int, [UInt8]?
   ) {
-    let floor = max(0, newline - FileOrders.maximumLineBytes - 1)
+    let floor = max(0, newline - lineBound - 1)
     guard let before = try self.newline(before: newline, notBefore: floor, in: file) else {
       if floor > 0 { return (floor, nil) }
       var bytes = [UInt8](repeating: 0, count: newline)

@@ -55,8 +55,8 @@ public enum FileError: ShopError, Equatable, Sendable {
     case .sharedWithStream(let path, let stream):
       return "\(path) is also \(stream): what shop prints would land among the orders"
     case .replaced(let path, let what, let last):
-      return "\(path) \(what) while shop was writing it; order \(last) was the last one "
-        + "reported, and nothing more was placed"
+      return "\(path) \(what); order \(last) was the last one reported, and nothing more "
+        + "was placed"
     }
   }
 }
