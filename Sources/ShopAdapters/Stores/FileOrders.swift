@@ -391,7 +391,7 @@ public final class FileOrders: Orders, OrderHistory {
             reason: tooLong)
         }
         let grown = min(buffer.count * 2, lineBound + 1)
-        buffer.append(contentsOf: repeatElement(0, count: grown - buffer.count))
+        buffer.append(contentsOf: [UInt8](repeating: 0, count: grown - buffer.count))
       }
       let length = min(buffer.count - filled, snapshot.end - bufferOffset - filled)
       try read(
