@@ -18,9 +18,15 @@ public struct Cart: Equatable, Sendable {
 
   public init() {}
 
-  /// Adds `item`; a SKU given twice adds up, so `pen=1 pen=1` is `pen=2`.
-  /// - Throws: ``CartError/quantityTooLarge(sku:)`` when the sum would not fit in `Int`.
+  /// Adds `item`; a SKU given twice adds up, so `pen=1 pen=1` is `pen=2`, and the sum is held
+  /// to the maximum of one quantity: `pen=500000 pen=500001` is refused, never stored.
+  /// - Throws: ``CartError/quantityTooLarge(sku:sum:)`` when the item or the sum is above
+  ///   ``CartSyntax/maximumQuantity``.
   public mutating func add(_ item: Item) throws(CartError) {
+    // Every quantity held is at most the maximum, so two of them add up without overflow.
+    guard item.quantity <= CartSyntax.maximumQuantity else {
+      throw .quantityTooLarge(sku: item.sku, sum: item.quantity)
+    }
     guard let index = position(of: item.sku) else {
       items.append(item)
       if items.count > Cart.scanLimit {
@@ -32,8 +38,10 @@ public struct Cart: Equatable, Sendable {
       }
       return
     }
-    let (sum, overflow) = items[index].quantity.addingReportingOverflow(item.quantity)
-    guard !overflow else { throw .quantityTooLarge(sku: item.sku) }
+    let sum = items[index].quantity + item.quantity
+    guard sum <= CartSyntax.maximumQuantity else {
+      throw .quantityTooLarge(sku: item.sku, sum: sum)
+    }
     items[index] = Item(sku: item.sku, quantity: sum)
   }
 

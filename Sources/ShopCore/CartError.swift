@@ -4,7 +4,7 @@ public enum CartError: Error, Equatable, Sendable, CustomStringConvertible {
   case notAnItem(String)
   case badSKU(String)
   case badQuantity(String)
-  case quantityTooLarge(sku: String)
+  case quantityTooLarge(sku: String, sum: Int)
   case lineTooLong(limit: Int)
 
   public var description: String {
@@ -17,8 +17,8 @@ public enum CartError: Error, Equatable, Sendable, CustomStringConvertible {
       return "\(text): SKU must be 1-\(SKU.maximumLength) letters, digits, '-', '_' or '.'"
     case .badQuantity(let text):
       return "\(text): quantity must be a whole number from 1 to \(CartSyntax.maximumQuantity)"
-    case .quantityTooLarge(let sku):
-      return "'\(sku)': quantities add up to more than this machine can count"
+    case .quantityTooLarge(let sku, let sum):
+      return "'\(sku)': quantities add up to \(sum), more than \(CartSyntax.maximumQuantity)"
     case .lineTooLong(let limit):
       return "line is longer than \(limit) bytes"
     }

@@ -206,7 +206,7 @@ struct OrderRangeTests {
       #expect(throws: error) { try OrderRangeTests.listed(store, range) }
       #expect(throws: error) { try store.summary(of: range, by: .none) }
     }
-    // A line that is not an order, inside the range, is 65 at its line.
+    // A last line that is not an order is 65 at its line, by the rule every reader shares.
     let folder = try TemporaryFolder()
     let store = try OrderRangeTests.handWritten(
       [(1001, time), (1002, time + 10)], in: folder)
@@ -214,7 +214,8 @@ struct OrderRangeTests {
     let good = try folder.read("orders.jsonl")
     try Data((good + "{oops}\n").utf8).write(to: URL(fileURLWithPath: path))
     #expect(
-      throws: FileError.badData(FilePath(path), line: 3, reason: "not an order: not a JSON object")
+      throws: FileError.badData(
+        FilePath(path), line: 3, reason: "the last order is unreadable (not a JSON object)")
     ) {
       try OrderRangeTests.listed(
         store, TimeRange(since: Timestamp(secondsSince1970: time), until: nil))

@@ -64,12 +64,38 @@ struct CartSyntaxTests {
     #expect(parse(line: "pen=2 lamp") == .failure(.notAnItem("'lamp'")))
   }
 
-  @Test func quantitiesThatAddUpPastIntAreRefused() throws {
+  @Test func aSumAboveTheMaximumIsRefusedNamingTheSKUAndTheSum() throws {
+    let refused = CartError.quantityTooLarge(sku: "pen", sum: 1_000_001)
+    #expect(parse(["pen=500000", "pen=500001"]) == .failure(refused))
+    #expect(parse(line: "pen=500000\tpen=500001") == .failure(refused))
+    #expect(parse(["pen=1", "pen=999999", "pen=1"]) == .failure(refused))
+    #expect(
+      parse(["pen=1000000", "pen=1000000"])
+        == .failure(.quantityTooLarge(sku: "pen", sum: 2_000_000)))
+    #expect(refused.description == "'pen': quantities add up to 1000001, more than 1000000")
+    // Exactly the maximum is still an order.
+    #expect(
+      try parse(["pen=500000", "lamp=1", "pen=500000"]).get().items.first?.quantity == 1_000_000)
+  }
+
+  @Test func aLongCartHoldsItsSumsToTheMaximumToo() throws {
+    // Past 16 items the cart finds SKUs by an index rather than a scan: the same rule applies.
+    let many = (0..<40).map { "sku\($0)=600000" }
+    #expect(parse(many + ["sku3=400000"]).map(\.items.count) == .success(40))
+    #expect(
+      parse(many + ["sku39=400001"]) == .failure(.quantityTooLarge(sku: "sku39", sum: 1_000_001)))
+  }
+
+  @Test func anItemAboveTheMaximumIsRefusedByTheCartItself() throws {
     var cart = Cart()
-    try cart.add(.init(sku: "pen", quantity: Int.max))
-    #expect(throws: CartError.quantityTooLarge(sku: "pen")) {
+    #expect(throws: CartError.quantityTooLarge(sku: "pen", sum: Int.max)) {
+      try cart.add(.init(sku: "pen", quantity: Int.max))
+    }
+    try cart.add(.init(sku: "pen", quantity: CartSyntax.maximumQuantity))
+    #expect(throws: CartError.quantityTooLarge(sku: "pen", sum: CartSyntax.maximumQuantity + 1)) {
       try cart.add(.init(sku: "pen", quantity: 1))
     }
+    #expect(cart.items == [.init(sku: "pen", quantity: CartSyntax.maximumQuantity)])
   }
 
   @Test func longCartsStayInFirstGivenOrder() throws {

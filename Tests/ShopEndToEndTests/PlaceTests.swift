@@ -30,6 +30,25 @@ struct PlaceTests {
         == "order 1002 for 198\n")
   }
 
+  @Test func aSKUGivenTwiceIsHeldToTheMaximumQuantity() throws {
+    let shop = try Shop()
+    let place = try shop.run("place", "pen=500000", "pen=500001")
+    #expect(place.status == 64)
+    #expect(place.stderr.contains("'pen': quantities add up to 1000001, more than 1000000"))
+    let batch = try shop.run(
+      ["batch"], input: "pen=500000 pen=500001\nlamp=1 lamp=999999\npen=999999 lamp=1 pen=1\n")
+    #expect(
+      batch.stdout == """
+        line 1: 'pen': quantities add up to 1000001, more than 1000000
+        order 1001 for 171000000
+        order 1002 for 27000171
+
+        """)
+    #expect(batch.status == 1)
+    let stored = try shop.lines(of: shop.defaultOrders)
+    #expect(stored.count == 2 && stored.allSatisfy { $0.contains(#""quantity":1000000"#) })
+  }
+
   @Test func quietSaysNothingAndStillSaves() throws {
     let shop = try RootHarness()
     let placed = try shop.run("place", "-q", "pen=1")

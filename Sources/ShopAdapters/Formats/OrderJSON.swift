@@ -81,6 +81,16 @@ enum OrderJSON {
     return try parser.order()
   }
 
+  /// As ``order(from:)``, and whether the line is exactly what the encoder writes for it: a
+  /// listing copies only such a line (any other, such as one ending in a CR, is encoded anew,
+  /// so `--json` always prints `shop`'s own layout).
+  static func orderAndLayout(from line: UnsafeBufferPointer<UInt8>) throws(OrderJSONError) -> (
+    order: Order, isEncoders: Bool
+  ) {
+    var parser = JSONParser(bytes: line)
+    return try parser.orderAndLayout()
+  }
+
   static func order(from line: [UInt8]) throws(OrderJSONError) -> Order {
     var order: Order?
     var failure = OrderJSONError.notAnObject
@@ -95,24 +105,39 @@ enum OrderJSON {
     return order
   }
 
-  /// Whether `bytes` could be the start of the line the encoder writes for order `number`:
-  /// the only torn tail a writer may cut, since anything else is a file `shop` did not write.
-  static func isStartOfLine(_ bytes: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
+  /// What the bytes after a file's last newline are, against the line the encoder writes for
+  /// the next order.
+  enum LineStart: Equatable {
+    /// A proper start of that line: a write that never finished, and was never reported.
+    case prefix
+    /// All of that line but its newline: a whole order, which may have been reported.
+    case wholeLine
+    /// Anything else: bytes `shop` did not write there.
+    case other
+  }
+
+  /// Matches `chunks` against the line the encoder writes for order `number`, reading them one
+  /// chunk at a time and never going back, so a tail of any length costs bounded memory, and
+  /// a foreign one is told at its first byte that differs.
+  static func lineStart<Chunks: IteratorProtocol<[UInt8]>>(
+    of chunks: inout Chunks, number: Int
+  ) -> LineStart {
     var head: [UInt8] = [UInt8(ascii: "{")]
     head.append(contentsOf: Fragment.number)
     ByteWriter.appendDecimal(number, to: &head)
     head.append(contentsOf: Fragment.firstSKU)
     head.append(UInt8(ascii: "\""))
-    var match = PrefixMatch(bytes: bytes)
+    var match = PrefixMatch(chunks: chunks)
+    defer { chunks = match.chunks }
     do {
       try match.literal(head)
       while true {
         try match.run(1...SKU.maximumLength, where: SKU.isAllowed)
         try match.literal([UInt8(ascii: "\"")])
         try match.literal(Fragment.quantity)
-        try match.run(1...20, where: PrefixMatch.isDigit)
+        try match.run(1...20, where: isDigit)
         try match.literal(Fragment.price)
-        try match.run(1...20, where: PrefixMatch.isDigit)
+        try match.run(1...20, where: isDigit)
         try match.literal([UInt8(ascii: "}")])
         guard try match.next() == UInt8(ascii: ",") else { break }
         try match.literal(Fragment.nextSKU)
@@ -120,54 +145,71 @@ enum OrderJSON {
       }
       for (fragment, width) in [(Fragment.total, 1...20), (Fragment.payable, 1...20)] {
         try match.literal(fragment)
-        try match.run(width, where: PrefixMatch.isDigit)
+        try match.run(width, where: isDigit)
       }
       try match.literal(Fragment.placedAt)
       try match.run(UTCTime.length...UTCTime.length) {
-        PrefixMatch.isDigit($0) || "-:TZ".utf8.contains($0)
+        isDigit($0) || "-:TZ".utf8.contains($0)
       }
       try match.literal(Fragment.end.dropLast())
-      // The whole line but its newline is still a write that never finished; anything after
-      // it is not.
-      return match.position == bytes.count
+      // The whole line but its newline; anything after it is not a line `shop` wrote.
+      return match.isAtEnd() ? .wholeLine : .other
     } catch .ended {
-      return true
+      return .prefix
     } catch {
-      return false
+      return .other
     }
   }
 }
 
-/// Matches bytes against the encoder's grammar, one piece at a time; running out of bytes
-/// partway means they were a prefix.
-private struct PrefixMatch {
+private func isDigit(_ byte: UInt8) -> Bool {
+  byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+}
+
+/// Matches bytes against the encoder's grammar, one piece at a time and only forwards, pulling
+/// chunks as it goes; running out of bytes partway means they were a prefix.
+private struct PrefixMatch<Chunks: IteratorProtocol<[UInt8]>> {
   enum Stop: Error {
     case ended, mismatch
   }
 
-  let bytes: UnsafeBufferPointer<UInt8>
-  var position = 0
+  var chunks: Chunks
+  private var chunk: [UInt8] = []
+  private var index = 0
 
-  static func isDigit(_ byte: UInt8) -> Bool {
-    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  init(chunks: Chunks) {
+    self.chunks = chunks
   }
 
-  func next() throws(Stop) -> UInt8 {
-    guard position < bytes.count else { throw .ended }
-    return bytes[position]
+  mutating func next() throws(Stop) -> UInt8 {
+    while index == chunk.count {
+      guard let more = chunks.next() else { throw .ended }
+      chunk = more
+      index = 0
+    }
+    return chunk[index]
+  }
+
+  mutating func isAtEnd() -> Bool {
+    do {
+      _ = try next()
+      return false
+    } catch {
+      return true
+    }
   }
 
   mutating func literal(_ expected: some Collection<UInt8>) throws(Stop) {
     for byte in expected {
       guard try next() == byte else { throw .mismatch }
-      position += 1
+      index += 1
     }
   }
 
   mutating func run(_ length: ClosedRange<Int>, where allowed: (UInt8) -> Bool) throws(Stop) {
     var count = 0
     while count < length.upperBound, try allowed(next()) {
-      position += 1
+      index += 1
       count += 1
     }
     guard count >= length.lowerBound else { throw .mismatch }
@@ -210,8 +252,13 @@ extension ByteWriter {
 extension JSONParser {
   /// One order object and nothing after it, read in one pass over the bytes.
   mutating func order() throws(OrderJSONError) -> Order {
+    try orderAndLayout().order
+  }
+
+  /// The order, and whether its line is laid out exactly as the encoder writes it.
+  mutating func orderAndLayout() throws(OrderJSONError) -> (order: Order, isEncoders: Bool) {
     let start = position
-    if let order = encodersOrder() { return order }
+    if let order = encodersOrder() { return (order, true) }
     position = start
     skipSpace()
     guard consume(UInt8(ascii: "{")) else { throw .notAnObject }
@@ -223,19 +270,19 @@ extension JSONParser {
     try members { parser, key throws(OrderJSONError) in
       switch key {
       case .number:
-        guard number == nil else { throw .notAnObject }
+        guard number == nil else { throw .repeated(.number) }
         number = try parser.integer(named: "number")
       case .total:
-        guard total == nil else { throw .notAnObject }
+        guard total == nil else { throw .repeated(.total) }
         total = try parser.integer(named: "total")
       case .payable:
-        guard payable == nil else { throw .notAnObject }
+        guard payable == nil else { throw .repeated(.payable) }
         payable = try parser.integer(named: "payable")
       case .placedAt:
-        guard placedAt == nil else { throw .notAnObject }
+        guard placedAt == nil else { throw .repeated(.placedAt) }
         placedAt = try parser.time()
       case .items:
-        guard lines == nil else { throw .notAnObject }
+        guard lines == nil else { throw .repeated(.items) }
         lines = try parser.items()
       case .sku, .quantity, .price, .other:
         return false
@@ -255,7 +302,7 @@ extension JSONParser {
     guard let draft = Draft(lines: lines, placedAt: placedAt), draft.total == total,
       Order.payable(total: total) == payable
     else { throw OrderJSONError("total or payable does not match the items") }
-    return Order(number: number, draft: draft)
+    return (Order(number: number, draft: draft), false)
   }
 
   /// An order laid out exactly as the encoder writes it, read by matching the fixed text and
@@ -316,7 +363,7 @@ extension JSONParser {
   }
 
   /// The keys an order is read by; any other key's value is checked as JSON and skipped.
-  private enum Key {
+  fileprivate enum Key {
     case number, total, payable, placedAt, items, sku, quantity, price, other
 
     /// Compares bytes with no `String` made: this runs for every key of every line listed.
@@ -377,7 +424,8 @@ extension JSONParser {
   private mutating func members(
     _ read: (inout JSONParser, Key) throws(OrderJSONError) -> Bool
   ) throws(OrderJSONError) {
-    var others: [String] = []
+    // A set, not a list: a line of 150,000 extra keys must not cost 150,000² comparisons.
+    var others: Set<String> = []
     var otherKey = ""
     skipSpace()
     if consume(UInt8(ascii: "}")) { return }
@@ -389,8 +437,8 @@ extension JSONParser {
       skipSpace()
       if try !read(&self, key) {
         let name = key == .other ? otherKey : "\(key.name)"
-        guard !others.contains(name), value() != nil else { throw .notAnObject }
-        others.append(name)
+        guard others.insert(name).inserted else { throw .repeatedKey(name) }
+        guard value() != nil else { throw .notAnObject }
       }
       skipSpace()
     } while consume(UInt8(ascii: ","))
@@ -425,7 +473,7 @@ extension JSONParser {
     if negative { end += 1 }
     let first = end
     var value = 0
-    while end < bytes.count, PrefixMatch.isDigit(bytes[end]) {
+    while end < bytes.count, isDigit(bytes[end]) {
       let digit = Int(bytes[end] &- UInt8(ascii: "0"))
       let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
       let (sum, overflowB) =
@@ -451,7 +499,7 @@ extension JSONParser {
     if let value = plainInteger() { return value }
     let start = position
     if position < bytes.count,
-      bytes[position] == UInt8(ascii: "-") || PrefixMatch.isDigit(bytes[position]),
+      bytes[position] == UInt8(ascii: "-") || isDigit(bytes[position]),
       case .integer(let value) = number()
     {
       return value
@@ -501,13 +549,13 @@ extension JSONParser {
     try members { parser, key throws(OrderJSONError) in
       switch key {
       case .sku:
-        guard sku == nil else { throw .notAnObject }
+        guard sku == nil else { throw .repeated(.sku) }
         sku = try parser.skuText()
       case .quantity:
-        guard quantity == nil else { throw .notAnObject }
+        guard quantity == nil else { throw .repeated(.quantity) }
         quantity = try parser.itemInteger()
       case .price:
-        guard price == nil else { throw .notAnObject }
+        guard price == nil else { throw .repeated(.price) }
         price = try parser.itemInteger()
       case .number, .total, .payable, .placedAt, .items, .other:
         return false
@@ -545,6 +593,15 @@ extension JSONParser {
 }
 
 extension OrderJSONError {
+  /// A key given twice in one object: which value counts would be a guess.
+  static func repeatedKey(_ name: String) -> OrderJSONError {
+    OrderJSONError("repeated key \"\(CartSyntax.quoted(name.utf8).dropFirst().dropLast())\"")
+  }
+
+  fileprivate static func repeated(_ key: JSONParser.Key) -> OrderJSONError {
+    repeatedKey("\(key.name)")
+  }
+
   static let notAnObject = OrderJSONError("not a JSON object")
   static let badTime = OrderJSONError("\"placedAt\" is not a time like 2026-11-30T06:06:43Z")
   static let badItems = OrderJSONError("\"items\" is not a list of items")

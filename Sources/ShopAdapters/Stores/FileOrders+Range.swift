@@ -13,7 +13,9 @@ extension FileOrders {
   public func orders(
     in range: TimeRange, last: Int?, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
   ) throws {
-    guard last.map({ $0 > 0 }) ?? true, let snapshot = try openSnapshot() else { return }
+    guard last.map({ $0 > 0 }) ?? true, let snapshot = try openSnapshot(strict: true) else {
+      return
+    }
     let start = try range.since.map { try firstLine(placedAtOrAfter: $0, in: snapshot) } ?? 0
     let end =
       try range.until.map { try firstLine(placedAtOrAfter: $0, in: snapshot) } ?? snapshot.end
@@ -35,16 +37,16 @@ extension FileOrders {
     // lines read can be checked against each other, as `last` does.
     var checking = from == 0
     var previous: Int?
-    let window = Snapshot(file: snapshot.file, end: end)
+    let window = end == snapshot.end ? snapshot : snapshot.window(endingAt: end)
     try lines(of: window, from: from, firstLine: from == 0 ? 1 : nil) { offset, number, bytes in
-      let order = try parse(bytes, line: number, at: offset, in: snapshot)
+      let (order, stored) = try parse(bytes, line: number, at: offset, in: snapshot)
       if checking, order.number != Order.number(after: previous) {
         let line = try number ?? lineNumber(at: offset, in: snapshot.file)
         try checkNumber(order.number, after: previous, line: line)
       }
       checking = true
       previous = order.number
-      if range.contains(order.placedAt) { try visit(order, bytes) }
+      if range.contains(order.placedAt) { try visit(order, stored) }
       return true
     }
   }
@@ -68,7 +70,7 @@ extension FileOrders {
       }
       let (bytes, lineEnd) = try line(at: lineStart, in: snapshot)
       let order = try bytes.withUnsafeBufferPointer { line throws(FileError) in
-        try parse(line, line: nil, at: lineStart, in: snapshot)
+        try parse(line, line: nil, at: lineStart, in: snapshot).0
       }
       if order.placedAt < time {
         low = lineEnd
@@ -79,7 +81,7 @@ extension FileOrders {
     }
     try lines(of: snapshot, from: low, firstLine: low == 0 ? 1 : nil) { offset, number, bytes in
       guard offset < high else { return false }
-      let order = try parse(bytes, line: number, at: offset, in: snapshot)
+      let (order, _) = try parse(bytes, line: number, at: offset, in: snapshot)
       guard order.placedAt < time else {
         found = offset
         return false

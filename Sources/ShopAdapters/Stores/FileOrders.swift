@@ -19,11 +19,25 @@ public final class FileOrders: Orders, OrderHistory {
   private var writer: Descriptor?
   private var encoder = OrderJSON.Encoder()
   private var pending: [UInt8] = []
+  /// Where the last order's line starts in `pending`.
+  private var lastLineStart = 0
+  /// The last order this store saved and returned to be reported, and its line as written
+  /// (without the newline): what a file that replaced the held one must hold to be used.
+  private var lastReported: Int?
+  private var lastWritten: [UInt8]?
 
   /// Touches nothing yet: the file is opened, and created with its folders, on first use.
   public init(path: FilePath) {
     self.path = path
     self.streams = []
+    self.lineBound = FileOrders.maximumLineBytes
+  }
+
+  /// For tests: a store that refuses lines longer than `lineBound` bytes.
+  init(path: FilePath, lineBound: Int) {
+    self.path = path
+    self.streams = []
+    self.lineBound = lineBound
   }
 
   /// As ``init(path:)``, for a command that prints to `streams` (standard output, error):
@@ -32,6 +46,7 @@ public final class FileOrders: Orders, OrderHistory {
   public init(path: FilePath, streams: [(name: String, file: FileIdentity)]) throws(FileError) {
     self.path = path
     self.streams = streams
+    self.lineBound = FileOrders.maximumLineBytes
     guard !streams.isEmpty, let identity = try? System.identity(of: path),
       let stream = streams.first(where: { $0.file == identity })
     else { return }
@@ -41,35 +56,71 @@ public final class FileOrders: Orders, OrderHistory {
   // MARK: - Saving
 
   public func save(_ drafts: [Draft]) throws(FileError) -> [Order] {
-    let file = try openForWriting()
-    do { try file.lockExclusive() } catch { throw .cannotWrite(path, error) }
-    defer { file.unlock() }
+    // Lock, then make sure the path still names the locked file, else let it go and open the
+    // path again: another process (`sed -i`, `mv`, an editor) may replace it at any time.
+    for _ in 0..<FileOrders.maximumReopenings {
+      let file = try openForWriting()
+      do { try file.lockExclusive() } catch { throw .cannotWrite(path, error) }
+      defer { file.unlock() }
+      guard try pathNames(file) else {
+        try letGo(of: file)
+        continue
+      }
+      let (orders, restore) = try append(drafts, to: file)
+      // Checked again after the sync: a group that went into a file no longer at the path
+      // must not be reported. It is cut off that file, as a failed write would be, and placed
+      // again in the file now at the path.
+      guard try pathNames(file) else {
+        try? file.truncate(to: restore)
+        try? file.sync()
+        try letGo(of: file)
+        continue
+      }
+      if let last = orders.last {
+        lastWritten = Array(pending[lastLineStart..<(pending.count - 1)])
+        lastReported = last.number
+      }
+      return orders
+    }
+    throw .replaced(
+      path, what: "was replaced again and again while shop was writing it",
+      lastReported: lastReported ?? 0)
+  }
 
+  /// How often one `save` opens the path again before it gives up.
+  private static let maximumReopenings = 100
+
+  /// Writes the orders of `drafts` at the end of the locked `file` and syncs them; returns
+  /// them and the size to cut the file back to if they must be taken back.
+  private func append(_ drafts: [Draft], to file: Descriptor) throws(FileError) -> (
+    [Order], restore: Int
+  ) {
     let fileEnd = try size(of: file)
-    let tail = try lastLine(of: file, before: fileEnd, writing: true)
-    if let order = tail.order, tail.start > 0 {
-      try checkFollows(order, endingAt: tail.start - 1, file)
-    }
-    var last = tail.order?.number
-    var lastTime = tail.order?.placedAt
-    if tail.end < fileEnd {
-      try checkTorn(file, from: tail.end, to: fileEnd, next: Order.number(after: last))
-    }
+    let ends = try self.ends(of: file, size: fileEnd).checked(self, in: file, writing: true)
+    var last = ends.last?.number
+    var lastTime = ends.last?.placedAt
     var orders: [Order] = []
     orders.reserveCapacity(drafts.count)
     pending.removeAll(keepingCapacity: true)
+    // A last line that is a whole order missing only its newline is completed, never cut.
+    if case .whole = ends.tail { pending.append(UInt8(ascii: "\n")) }
     for draft in drafts {
       guard let number = Order.number(after: last) else {
         throw .full(path, OrdersFull(last: last ?? 0))
       }
       let order = Order(number: number, draft: draft.stamped(notBefore: lastTime))
+      lastLineStart = pending.count
       encoder.append(order, to: &pending)
       orders.append(order)
       last = number
       lastTime = order.placedAt
     }
+    var restore = fileEnd
     do {
-      if tail.end < fileEnd { try file.truncate(to: tail.end) }
+      if case .torn(let start) = ends.tail {
+        try file.truncate(to: start)
+        restore = start
+      }
     } catch {
       throw .cannotWrite(path, error)
     }
@@ -78,59 +129,56 @@ public final class FileOrders: Orders, OrderHistory {
       try file.sync()
       // The first orders in a file: its folder entry may be as new as the file, whoever made
       // it, and a file that a power cut unlinks loses its orders with it.
-      if tail.end == 0 { try syncFolder() }
+      if ends.last == nil { try syncFolder() }
     } catch {
-      // Cut off what part of the group reached the file, so it ends with a whole order.
-      try? file.truncate(to: tail.end)
+      // Cut off what part of the group reached the file, so it ends as it did.
+      try? file.truncate(to: restore)
       throw .cannotWrite(path, error)
     }
-    return orders
+    return (orders, restore)
   }
 
-  /// The last order must follow the one before it by one: a file whose end repeats or skips a
-  /// number is refused rather than continued. Two lines read from the end: constant cost.
-  private func checkFollows(_ last: Order, endingAt newline: Int, _ file: Descriptor)
-    throws(FileError)
-  {
-    let start = try self.newline(before: newline, in: file).map { $0 + 1 } ?? 0
-    var line = [UInt8](repeating: 0, count: newline - start)
-    try read(file, into: &line, at: start)
-    let previous: Order
-    do {
-      previous = try OrderJSON.order(from: line)
-    } catch {
-      throw .badData(
-        path, line: try lineNumber(at: start, in: file),
-        reason: "not an order: \(error.reason); nothing was changed")
-    }
-    guard Order.number(after: previous.number) != last.number else { return }
-    throw .badData(
-      path, line: try lineNumber(at: newline + 1, in: file),
-      reason: "order \(last.number) follows order \(previous.number): numbers must go up by "
-        + "one; nothing was changed")
+  /// Whether the path still names `file`, the one this store holds (`stat` of the path against
+  /// `fstat` of the descriptor: a `cp` over it keeps it, a `mv`, `rm` or `sed -i` does not).
+  private func pathNames(_ file: Descriptor) throws(FileError) -> Bool {
+    let held: FileIdentity
+    do { held = try file.status().identity } catch { throw .unreadable(path, error) }
+    do { return try System.identity(of: path) == held } catch { throw .unreadable(path, error) }
   }
 
-  /// Refuses a torn tail that is not the start of the line `shop` writes for `next`: such
-  /// bytes were written by someone else, and cutting them would destroy them.
-  private func checkTorn(_ file: Descriptor, from start: Int, to end: Int, next: Int?)
-    throws(FileError)
-  {
-    var torn = [UInt8](repeating: 0, count: end - start)
-    try read(file, into: &torn, at: start)
-    let isOurs = torn.withUnsafeBufferPointer { bytes in
-      next.map { OrderJSON.isStartOfLine(bytes, number: $0) } ?? false
+  /// Drops `file`, which the path no longer names. Before this store reported any order, the
+  /// file now at the path is simply used; after, only when it provably holds what was
+  /// reported: the line of the last order reported is there, byte for byte, under its number
+  /// (as after `sed -i`, `perl -i` or an editor's save). Else nothing more may be placed:
+  /// the numbers would start over or skip, and the user must be told.
+  private func letGo(of file: Descriptor) throws(FileError) {
+    writer = nil
+    guard let lastWritten, let lastReported else { return }
+    let exists: Bool
+    do { exists = try System.identity(of: path) != nil } catch { throw .unreadable(path, error) }
+    guard exists else {
+      throw .replaced(
+        path, what: "was moved away or removed while shop was writing it",
+        lastReported: lastReported)
     }
-    guard isOurs else {
-      throw .badData(
-        path, line: try lineNumber(at: start, in: file),
-        reason: "the file ends in \(end - start) bytes without a newline that are not the "
-          + "start of an order shop writes; nothing was changed")
+    var holds = false
+    _ = try? FileOrders(path: path).order(numbered: lastReported) { _, stored in
+      holds = stored.map { $0.elementsEqual(lastWritten) } ?? false
+    }
+    guard holds else {
+      throw .replaced(
+        path,
+        what: "was replaced while shop was writing it, by a file without order "
+          + "\(lastReported) as shop wrote it",
+        lastReported: lastReported)
     }
   }
 
   private func syncFolder() throws(SystemError) {
+    // Through a symbolic link the new entry is in the folder of the file the link names.
+    let folder = (try? System.resolvedPath(path))?.parent ?? path.parent
     do {
-      try System.syncFolder(path.parent)
+      try System.syncFolder(folder)
     } catch  where error.isUnsupported {
       return  // The file system can't sync folders; the file itself is synced.
     }
@@ -139,21 +187,24 @@ public final class FileOrders: Orders, OrderHistory {
   // MARK: - Reading
 
   public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
-    guard let snapshot = try openSnapshot() else { return }
+    guard let snapshot = try openSnapshot(strict: false) else { return }
     var previous: Int?
     try lines(of: snapshot, from: 0, firstLine: 1) { offset, lineNumber, bytes in
-      let order = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
+      let (order, stored) = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
       try checkNumber(order.number, after: previous, line: lineNumber ?? 0)
       previous = order.number
-      try visit(order, bytes)
+      try visit(order, stored)
       return true
     }
+    // Every complete line was checked on the way, and listed; what the ends say about the
+    // bytes after them (a foreign tail) stops the listing here, as it stops a writer.
+    _ = try snapshot.ends.checked(self, in: snapshot.file, writing: false)
   }
 
   /// How many orders the file holds, without parsing every line: complete lines are counted,
   /// and the last one must be order 1000 + count, or the file has lost or gained lines.
   public func count() throws(FileError) -> Int {
-    guard let snapshot = try openSnapshot() else { return 0 }
+    guard let snapshot = try openSnapshot(strict: true) else { return 0 }
     var lines = 0
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
     var position = 0
@@ -165,9 +216,9 @@ public final class FileOrders: Orders, OrderHistory {
       }
       position += length
     }
-    let tail = try lastLine(of: snapshot.file, before: snapshot.end)
+    if snapshot.unterminated { lines += 1 }
     let expected = Order.firstNumber - 1 + lines
-    if let last = tail.order?.number, last != expected {
+    if let last = snapshot.ends.last?.number, last != expected {
       throw .badData(
         path, line: lines,
         reason: "the last order is \(last) but \(lines) lines must end with \(expected)")
@@ -178,29 +229,31 @@ public final class FileOrders: Orders, OrderHistory {
   public func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
     throws
   {
-    guard count > 0, let snapshot = try openSnapshot() else { return }
-    // Back from the end past `count` newlines: the start of the first line to list.
+    guard count > 0, let snapshot = try openSnapshot(strict: true) else { return }
+    // Back from the end past `count` lines: the start of the first line to list. A last line
+    // without its newline needs one newline fewer.
+    let wanted = snapshot.unterminated ? count : count + 1
     var start = snapshot.end
     var newlines = 0
-    while newlines <= count, let newline = try newline(before: start, in: snapshot.file) {
+    while newlines < wanted, let newline = try newline(before: start, in: snapshot.file) {
       newlines += 1
       start = newline
     }
-    start = newlines > count ? start + 1 : 0
+    start = newlines == wanted ? start + 1 : 0
     // From the first line the numbering is known to start at 1001; from a later one, only the
     // lines read can be checked against each other: the cost must not grow with the file.
     var checking = start == 0
     var previous: Int?
     try lines(of: snapshot, from: start, firstLine: start == 0 ? 1 : nil) {
       offset, number, bytes in
-      let order = try parse(bytes, line: number, at: offset, in: snapshot)
+      let (order, stored) = try parse(bytes, line: number, at: offset, in: snapshot)
       if checking, order.number != Order.number(after: previous) {
         let line = try number ?? lineNumber(at: offset, in: snapshot.file)
         try checkNumber(order.number, after: previous, line: line)
       }
       checking = true
       previous = order.number
-      try visit(order, bytes)
+      try visit(order, stored)
       return true
     }
   }
@@ -211,7 +264,9 @@ public final class FileOrders: Orders, OrderHistory {
   public func order(
     numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
   ) throws -> Bool {
-    guard number >= Order.firstNumber, let snapshot = try openSnapshot() else { return false }
+    guard number >= Order.firstNumber, let snapshot = try openSnapshot(strict: true) else {
+      return false
+    }
     var low = 0
     var high = snapshot.end
     while high - low > FileOrders.chunkBytes {
@@ -224,11 +279,12 @@ public final class FileOrders: Orders, OrderHistory {
         continue
       }
       let (bytes, lineEnd) = try line(at: lineStart, in: snapshot)
-      let order = try bytes.withUnsafeBufferPointer { line throws(FileError) in
-        try parse(line, line: nil, at: lineStart, in: snapshot)
+      let (order, isEncoders) = try bytes.withUnsafeBufferPointer { line throws(FileError) in
+        let (order, stored) = try parse(line, line: nil, at: lineStart, in: snapshot)
+        return (order, stored != nil)
       }
       if order.number == number {
-        try bytes.withUnsafeBufferPointer { try visit(order, $0) }
+        try bytes.withUnsafeBufferPointer { try visit(order, isEncoders ? $0 : nil) }
         return true
       }
       if order.number < number { low = lineEnd } else { high = lineStart }
@@ -237,9 +293,9 @@ public final class FileOrders: Orders, OrderHistory {
     try lines(of: snapshot, from: low, firstLine: low == 0 ? 1 : nil) {
       offset, lineNumber, bytes in
       guard offset < high else { return false }
-      let order = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
+      let (order, stored) = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
       if order.number == number {
-        try visit(order, bytes)
+        try visit(order, stored)
         found = true
       }
       return order.number < number
@@ -247,12 +303,15 @@ public final class FileOrders: Orders, OrderHistory {
     return found
   }
 
+  /// The order on a line, and the line itself when it is as `shop` writes it, for a listing to
+  /// copy; nil when it must be encoded anew (extra keys, spaces, a CR before the newline).
   func parse(
     _ bytes: UnsafeBufferPointer<UInt8>, line: Int?, at offset: Int = 0,
     in snapshot: Snapshot
-  ) throws(FileError) -> Order {
+  ) throws(FileError) -> (Order, UnsafeBufferPointer<UInt8>?) {
     do {
-      return try OrderJSON.order(from: bytes)
+      let (order, isEncoders) = try OrderJSON.orderAndLayout(from: bytes)
+      return (order, isEncoders ? bytes : nil)
     } catch {
       var number = line ?? 0
       if line == nil { number = try lineNumber(at: offset, in: snapshot.file) }
@@ -263,24 +322,50 @@ public final class FileOrders: Orders, OrderHistory {
   /// Order `number` must follow `previous` (nil: it is the first order) by one.
   func checkNumber(_ number: Int, after previous: Int?, line: Int) throws(FileError) {
     guard number != Order.number(after: previous) else { return }
-    let reason =
-      previous.map { "order \(number) follows order \($0): numbers must go up by one" }
+    throw .badData(path, line: line, reason: FileOrders.misnumbered(number, after: previous))
+  }
+
+  private static func misnumbered(_ number: Int, after previous: Int?) -> String {
+    previous.map { "order \(number) follows order \($0): numbers must go up by one" }
       ?? "the first order is \(number), not \(Order.firstNumber)"
-    throw .badData(path, line: line, reason: reason)
   }
 
   // MARK: - A snapshot and its lines (internal: FileOrders+Range.swift reads through them)
 
-  /// An open file and the end of its last complete line when the read began.
+  /// An open file, what its ends said when the read began, and where reading stops: after
+  /// the last complete line, or at the end of a last line that only lacks its newline.
   struct Snapshot {
     let file: Descriptor
-    let end: Int
+    let ends: Ends
+    /// Where a read of part of the file stops instead: the start of a line.
+    var limit: Int? = nil
+    var end: Int { limit ?? ends.readableEnd }
+    var unterminated: Bool {
+      guard limit == nil, case .whole = ends.tail else { return false }
+      return true
+    }
+
+    /// The same snapshot, read only up to `end`, the start of a line.
+    func window(endingAt end: Int) -> Snapshot {
+      Snapshot(file: file, ends: ends, limit: end)
+    }
   }
 
   static let chunkBytes = 1 << 16
 
+  /// The longest line a reader or writer takes: 64 MiB. `shop` writes at most about 60
+  /// bytes per item plus its SKU, so a line it wrote is a few MB at most (a 1 MiB batch line
+  /// of distinct three-letter SKUs makes about 10 MB); anything longer is not an order, and
+  /// is refused rather than read into memory.
+  static let maximumLineBytes = 1 << 26
+
+  /// ``maximumLineBytes``, smaller only in tests, which must not write 64 MiB lines to run fast.
+  let lineBound: Int
+
   /// Opens the file to read what it holds now; nil when it does not exist (no orders).
-  func openSnapshot() throws(FileError) -> Snapshot? {
+  /// `strict`: what the ends say wrong stops the read now; else (a full listing, which checks
+  /// every line itself) it stops the read once the lines before it were listed.
+  func openSnapshot(strict: Bool) throws(FileError) -> Snapshot? {
     let file: Descriptor
     do {
       file = try Descriptor.open(path, .read)
@@ -291,15 +376,17 @@ public final class FileOrders: Orders, OrderHistory {
     }
     try checkRegular(file, writing: false)
     // Under the shared lock no write is half done, and no torn tail is being cut and
-    // replaced, so the last newline seen now marks bytes that will never change.
+    // replaced, so the ends seen now mark bytes that will never change.
     let locked = (try? file.lockShared()) != nil
     defer { if locked { file.unlock() } }
-    let end = try newline(before: try size(of: file), in: file).map { $0 + 1 } ?? 0
-    return Snapshot(file: file, end: end)
+    let ends = try self.ends(of: file, size: try size(of: file))
+    if strict || ends.linesEnd == nil { _ = try ends.checked(self, in: file, writing: false) }
+    return Snapshot(file: file, ends: ends)
   }
 
-  /// Calls `body` with each complete line from `start` to the snapshot's end, its offset and
-  /// its number (when known), reading through a bounded buffer; `body` returns false to stop.
+  /// Calls `body` with each line from `start` to the snapshot's end, its offset and its number
+  /// (when known), reading through a bounded buffer; `body` returns false to stop. A line
+  /// longer than ``maximumLineBytes`` is refused at its number once the lines before it went.
   func lines(
     of snapshot: Snapshot, from start: Int, firstLine: Int?,
     _ body: (Int, Int?, UnsafeBufferPointer<UInt8>) throws -> Bool
@@ -310,26 +397,35 @@ public final class FileOrders: Orders, OrderHistory {
     var lineNumber = firstLine
     while bufferOffset + filled < snapshot.end {
       if filled == buffer.count {
-        buffer.append(contentsOf: repeatElement(0, count: buffer.count))  // A very long line.
+        guard buffer.count <= lineBound else {
+          throw FileError.badData(
+            path, line: try lineNumber ?? self.lineNumber(at: bufferOffset, in: snapshot.file),
+            reason: tooLong)
+        }
+        let grown = min(buffer.count * 2, lineBound + 1)
+        buffer.append(contentsOf: [UInt8](repeating: 0, count: grown - buffer.count))
       }
       let length = min(buffer.count - filled, snapshot.end - bufferOffset - filled)
       try read(
         snapshot.file, into: &buffer, at: bufferOffset + filled, range: filled..<(filled + length))
       filled += length
+      // The last line of the snapshot ends at its end when it only lacks its newline.
+      let atEnd = bufferOffset + filled == snapshot.end && snapshot.unterminated
       var consumed = 0
       let keepGoing = try buffer.withUnsafeBufferPointer { bytes in
-        while let newline = System.firstIndex(
-          of: UInt8(ascii: "\n"),
-          in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[consumed..<filled])))
-        {
-          let line = UnsafeBufferPointer(rebasing: bytes[consumed..<(consumed + newline)])
+        while consumed < filled {
+          let rest = UnsafeBufferPointer(rebasing: bytes[consumed..<filled])
+          let newline = System.firstIndex(of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rest))
+          guard let length = newline ?? (atEnd ? rest.count : nil) else { break }
+          let line = UnsafeBufferPointer(rebasing: bytes[consumed..<(consumed + length)])
           guard try body(bufferOffset + consumed, lineNumber, line) else { return false }
           lineNumber = lineNumber.map { $0 + 1 }
-          consumed += newline + 1
+          consumed += length + 1
         }
         return true
       }
       if !keepGoing { return }
+      consumed = min(consumed, filled)
       // Move the unfinished line to the front.
       buffer.withUnsafeMutableBytes { bytes in
         guard consumed > 0, let base = bytes.baseAddress else { return }
@@ -340,89 +436,247 @@ public final class FileOrders: Orders, OrderHistory {
     }
   }
 
-  /// The complete line that starts at `offset`, and the offset after its newline.
+  /// The line that starts at `offset`, and the offset after its newline (or the snapshot's
+  /// end, for a last line without one).
   func line(at offset: Int, in snapshot: Snapshot) throws(FileError) -> ([UInt8], Int) {
-    guard let newline = try newline(after: offset - 1, before: snapshot.end, in: snapshot.file)
-    else { throw .unreadable(path, .shortRead) }
-    var bytes = [UInt8](repeating: 0, count: newline - offset)
-    try read(snapshot.file, into: &bytes, at: offset)
-    return (bytes, newline + 1)
-  }
-
-  // MARK: - The end of the file
-
-  /// The last complete line before `end` and where it ends (after its newline).
-  private struct LastLine {
-    /// Where the line starts; 0 also when there is no complete line.
-    let start: Int
-    /// 0 when there is no complete line.
+    let limit = min(snapshot.end, offset + lineBound + 1)
+    let newline = try newline(after: offset - 1, before: limit, in: snapshot.file)
     let end: Int
-    /// The order on it; nil for no complete line.
-    let order: Order?
-  }
-
-  /// Reads only the last complete line, backwards from `end`: constant cost in file size.
-  /// Usually one read of the last block holds the whole line and the newline before it.
-  private func lastLine(of file: Descriptor, before end: Int, writing: Bool = false)
-    throws(FileError) -> LastLine
-  {
-    let blockStart = max(0, end - 4096)
-    var block = [UInt8](repeating: 0, count: end - blockStart)
-    try read(file, into: &block, at: blockStart)
-    var lastNewline: Int?
-    var lineStart: Int?
-    block.withUnsafeBytes { bytes in
-      guard let last = System.lastIndex(of: UInt8(ascii: "\n"), in: bytes) else { return }
-      lastNewline = blockStart + last
-      if let before = System.lastIndex(
-        of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: bytes[..<last]))
-      {
-        lineStart = blockStart + before + 1
-      } else if blockStart == 0 {
-        lineStart = 0
-      }
-    }
-    if lastNewline == nil { lastNewline = try newline(before: blockStart, in: file) }
-    guard let lastNewline else { return LastLine(start: 0, end: 0, order: nil) }
-    let start: Int
-    if let lineStart {
-      start = lineStart
-    } else {
-      start = try newline(before: lastNewline, in: file).map { $0 + 1 } ?? 0
-    }
-    var line: [UInt8]
-    if start >= blockStart {
-      line = Array(block[(start - blockStart)..<(lastNewline - blockStart)])
-    } else {
-      line = [UInt8](repeating: 0, count: lastNewline - start)
-      try read(file, into: &line, at: start)
-    }
-    let order: Order
-    do {
-      order = try OrderJSON.order(from: line)
-    } catch {
+    if let newline {
+      end = newline
+    } else if snapshot.unterminated && limit == snapshot.end {
+      end = snapshot.end
+    } else if limit < snapshot.end {
       throw .badData(
-        path, line: try lineNumber(at: start, in: file),
-        reason: "the last order is unreadable (\(error.reason))"
-          + (writing ? "; nothing was changed" : ""))
+        path, line: try lineNumber(at: offset, in: snapshot.file), reason: tooLong)
+    } else {
+      throw .unreadable(path, .shortRead)
     }
-    return LastLine(start: start, end: lastNewline + 1, order: order)
+    var bytes = [UInt8](repeating: 0, count: end - offset)
+    try read(snapshot.file, into: &bytes, at: offset)
+    return (bytes, min(end + 1, snapshot.end))
   }
 
-  /// The offset of the last newline before `end`, scanning backwards a block at a time.
-  func newline(before end: Int, in file: Descriptor) throws(FileError) -> Int? {
+  private var tooLong: String {
+    "a line longer than \(lineBound) bytes is not an order shop writes"
+  }
+
+  // MARK: - The ends of the file: the one rule readers and writers share
+
+  /// What the start and the end of an orders file say, read at constant cost: the first line
+  /// must be order 1001, the last complete line an order that follows the one before it, and
+  /// the bytes after the last newline (the tail) one of three things. Nothing, a prefix of the
+  /// line `shop` writes for the next number (a write that never finished: readers skip it,
+  /// the next writer cuts it), or that whole line but its newline (a write that finished
+  /// but for it, and may have been reported: readers list it, the next writer completes it).
+  /// Anything else is a file `shop` did not write, refused by readers and writers alike.
+  struct Ends {
+    enum Tail {
+      case none
+      case torn(start: Int)
+      case whole(Order)
+    }
+
+    /// Where the file stops being an order log, and why; the offset is in the line at fault.
+    struct Fault {
+      let offset: Int
+      let reason: String
+    }
+
+    /// The end of the last line with a newline (0: there is none); nil when the tail was too
+    /// long to find it.
+    let linesEnd: Int?
+    /// The order on the last line with a newline.
+    let lastLine: Order?
+    let tail: Tail
+    let size: Int
+    let fault: Fault?
+
+    /// The last order in the file.
+    var last: Order? {
+      if case .whole(let order) = tail { return order }
+      return lastLine
+    }
+
+    /// Where readers stop.
+    var readableEnd: Int {
+      if case .whole = tail { return size }
+      return linesEnd ?? 0
+    }
+
+    /// These ends, or the fault they found as the error of `store`'s path at its line.
+    func checked(_ store: FileOrders, in file: Descriptor, writing: Bool) throws(FileError)
+      -> Ends
+    {
+      guard let fault else { return self }
+      throw .badData(
+        store.path, line: try store.lineNumber(at: fault.offset, in: file),
+        reason: fault.reason + (writing ? "; nothing was changed" : ""))
+    }
+  }
+
+  /// Reads the ends of `file`, `size` bytes long. Faults are returned, not thrown, so a full
+  /// listing can list the lines before one; read errors are thrown.
+  private func ends(of file: Descriptor, size: Int) throws(FileError) -> Ends {
+    let bound = lineBound
+    func fault(_ offset: Int, _ reason: String, linesEnd: Int? = nil) -> Ends {
+      Ends(
+        linesEnd: linesEnd, lastLine: nil, tail: .none, size: size,
+        fault: Ends.Fault(offset: offset, reason: reason))
+    }
+    // No line shop writes is longer than the bound, so neither is a torn tail.
+    let floor = max(0, size - bound - 1)
+    let lastNewline = try newline(before: size, notBefore: floor, in: file)
+    if lastNewline == nil, floor > 0 {
+      // A full listing reads up to `floor` and stops at the long line, or at this fault,
+      // whose offset is in that line: the lines before it are listed first.
+      return fault(floor, tooLong, linesEnd: floor)
+    }
+    let linesEnd = lastNewline.map { $0 + 1 } ?? 0
+
+    var lastLine: Order?
+    if let lastNewline {
+      let (start, bytes) = try line(endingAt: lastNewline, in: file)
+      guard let bytes else { return fault(start, tooLong, linesEnd: linesEnd) }
+      let last: Order
+      do { last = try OrderJSON.order(from: bytes) } catch {
+        return fault(
+          start, "the last order is unreadable (\(error.reason))", linesEnd: linesEnd)
+      }
+      if start == 0 {
+        if last.number != Order.firstNumber {
+          return fault(0, FileOrders.misnumbered(last.number, after: nil), linesEnd: linesEnd)
+        }
+      } else {
+        // The line before must be the order before: constant cost, two lines from the end.
+        let (previousStart, previousBytes) = try line(endingAt: start - 1, in: file)
+        guard let previousBytes else {
+          return fault(previousStart, tooLong, linesEnd: linesEnd)
+        }
+        let previous: Order
+        do { previous = try OrderJSON.order(from: previousBytes) } catch {
+          return fault(previousStart, "not an order: \(error.reason)", linesEnd: linesEnd)
+        }
+        guard Order.number(after: previous.number) == last.number else {
+          return fault(
+            start, FileOrders.misnumbered(last.number, after: previous.number),
+            linesEnd: linesEnd)
+        }
+        // And the first line must be order 1001: one more read, at the start.
+        if previousStart > 0, let first = try firstLineFault(of: file, linesEnd: linesEnd) {
+          return fault(first.offset, first.reason, linesEnd: linesEnd)
+        }
+        if previousStart == 0, previous.number != Order.firstNumber {
+          return fault(0, FileOrders.misnumbered(previous.number, after: nil), linesEnd: linesEnd)
+        }
+      }
+      lastLine = last
+    }
+
+    guard linesEnd < size else {
+      return Ends(linesEnd: linesEnd, lastLine: lastLine, tail: .none, size: size, fault: nil)
+    }
+    let foreign =
+      "the file ends in \(size - linesEnd) bytes without a newline that are neither an order "
+      + "nor the start of one shop writes"
+    guard let next = Order.number(after: lastLine?.number) else {
+      return fault(linesEnd, foreign, linesEnd: linesEnd)
+    }
+    var chunks = FileChunks(file: file, offset: linesEnd, end: size)
+    let match = OrderJSON.lineStart(of: &chunks, number: next)
+    if let failure = chunks.failure { throw .unreadable(path, failure) }
+    switch match {
+    case .prefix:
+      return Ends(
+        linesEnd: linesEnd, lastLine: lastLine, tail: .torn(start: linesEnd), size: size,
+        fault: nil)
+    case .wholeLine, .other:
+      // A whole order in any layout, but only the next one, and only when it could be one:
+      // the tail is read whole (it is within the bound) only if it starts and ends as one.
+      var tail: [UInt8] = []
+      var couldBeOne = match == .wholeLine
+      if !couldBeOne, try byte(at: linesEnd, of: file) == UInt8(ascii: "{") {
+        couldBeOne = try byte(at: size - 1, of: file) == UInt8(ascii: "}")
+      }
+      if couldBeOne {
+        tail = [UInt8](repeating: 0, count: size - linesEnd)
+        try read(file, into: &tail, at: linesEnd)
+      }
+      guard !tail.isEmpty, let order = try? OrderJSON.order(from: tail) else {
+        return fault(linesEnd, foreign, linesEnd: linesEnd)
+      }
+      guard order.number == next else {
+        return fault(
+          linesEnd, FileOrders.misnumbered(order.number, after: lastLine?.number),
+          linesEnd: linesEnd)
+      }
+      return Ends(
+        linesEnd: linesEnd, lastLine: lastLine, tail: .whole(order), size: size, fault: nil)
+    }
+  }
+
+  /// The fault of a first line that is not order 1001, if it is not.
+  private func firstLineFault(of file: Descriptor, linesEnd: Int) throws(FileError) -> Ends.Fault? {
+    guard
+      let newline = try newline(
+        after: -1, before: min(linesEnd, lineBound + 1), in: file)
+    else { return Ends.Fault(offset: 0, reason: tooLong) }
+    var bytes = [UInt8](repeating: 0, count: newline)
+    try read(file, into: &bytes, at: 0)
+    let first: Order
+    do { first = try OrderJSON.order(from: bytes) } catch {
+      return Ends.Fault(offset: 0, reason: "not an order: \(error.reason)")
+    }
+    guard first.number == Order.firstNumber else {
+      return Ends.Fault(offset: 0, reason: FileOrders.misnumbered(first.number, after: nil))
+    }
+    return nil
+  }
+
+  /// The line that ends at the newline at `newline`: where it starts, and its bytes (nil when
+  /// it is longer than the bound, and so not read).
+  private func line(endingAt newline: Int, in file: Descriptor) throws(FileError) -> (
+    Int, [UInt8]?
+  ) {
+    let floor = max(0, newline - lineBound - 1)
+    guard let before = try self.newline(before: newline, notBefore: floor, in: file) else {
+      if floor > 0 { return (floor, nil) }
+      var bytes = [UInt8](repeating: 0, count: newline)
+      try read(file, into: &bytes, at: 0)
+      return (0, bytes)
+    }
+    var bytes = [UInt8](repeating: 0, count: newline - before - 1)
+    try read(file, into: &bytes, at: before + 1)
+    return (before + 1, bytes)
+  }
+
+  private func byte(at offset: Int, of file: Descriptor) throws(FileError) -> UInt8 {
+    var byte: [UInt8] = [0]
+    try read(file, into: &byte, at: offset)
+    return byte[0]
+  }
+
+  /// The offset of the last newline before `end` and not before `floor`, scanning backwards
+  /// a block at a time.
+  func newline(before end: Int, notBefore floor: Int = 0, in file: Descriptor)
+    throws(FileError) -> Int?
+  {
     var blockEnd = end
     var block = [UInt8](repeating: 0, count: 4096)
-    while blockEnd > 0 {
-      let blockStart = max(0, blockEnd - block.count)
+    while blockEnd > floor {
+      let blockStart = max(floor, blockEnd - block.count)
       let length = blockEnd - blockStart
       try read(file, into: &block, at: blockStart, range: 0..<length)
       let found = block.withUnsafeBytes {
-        System.lastIndex(
+        System.lastIndexFromEnd(
           of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: $0[..<length]))
       }
       if let found { return blockStart + found }
       blockEnd = blockStart
+      // Long lines are rare: read them in larger blocks.
+      if block.count < FileOrders.chunkBytes {
+        block = [UInt8](repeating: 0, count: FileOrders.chunkBytes)
+      }
     }
     return nil
   }
@@ -542,5 +796,36 @@ public final class FileOrders: Orders, OrderHistory {
       throw .cannotCreateFolder(folder, error)
     }
     try? System.syncFolder(parent)
+  }
+}
+
+/// The bytes of a file from one offset to another, a chunk at a time; a read error ends them
+/// and is kept, so the caller can tell it from the end.
+private struct FileChunks: IteratorProtocol {
+  let file: Descriptor
+  var offset: Int
+  let end: Int
+  private(set) var failure: SystemError?
+
+  init(file: Descriptor, offset: Int, end: Int) {
+    self.file = file
+    self.offset = offset
+    self.end = end
+  }
+
+  mutating func next() -> [UInt8]? {
+    guard offset < end, failure == nil else { return nil }
+    var chunk = [UInt8](repeating: 0, count: min(1 << 16, end - offset))
+    do {
+      guard try file.read(into: &chunk, 0..<chunk.count, at: offset) == chunk.count else {
+        failure = .shortRead
+        return nil
+      }
+    } catch {
+      failure = error
+      return nil
+    }
+    offset += chunk.count
+    return chunk
   }
 }

@@ -21,6 +21,9 @@ public enum FileError: ShopError, Equatable, Sendable {
   /// The orders file is also where a standard stream writes (`shop place >> orders.jsonl`):
   /// reports or errors would land among the orders.
   case sharedWithStream(FilePath, stream: String)
+  /// The path stopped naming the orders file a writer held (moved, removed, replaced) after
+  /// it had reported orders, and the file now there does not provably hold them.
+  case replaced(FilePath, what: String, lastReported: Int)
 
   public var status: ExitStatus {
     switch self {
@@ -29,7 +32,7 @@ public enum FileError: ShopError, Equatable, Sendable {
     case .sharedWithStream: return .cannotCreate
     case .badData, .full: return .dataError
     case .cannotCreate, .cannotCreateFolder: return .cannotCreate
-    case .cannotWrite: return .ioError
+    case .cannotWrite, .replaced: return .ioError
     }
   }
 
@@ -51,6 +54,9 @@ public enum FileError: ShopError, Equatable, Sendable {
       return "\(path): \(full.message)"
     case .sharedWithStream(let path, let stream):
       return "\(path) is also \(stream): what shop prints would land among the orders"
+    case .replaced(let path, let what, let last):
+      return "\(path) \(what); order \(last) was the last one reported, and nothing more "
+        + "was placed"
     }
   }
 }

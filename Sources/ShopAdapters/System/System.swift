@@ -295,6 +295,36 @@ public enum System {
     throw SystemError("stat")
   }
 
+  // MARK: Where a path leads (for FileOrders: the folder a new file's entry is in)
+
+  /// The absolute path `path` names with every symbolic link followed (`realpath`); nil when
+  /// nothing is there.
+  static func resolvedPath(_ path: FilePath) throws(SystemError) -> FilePath? {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    guard let resolved = path.withCString({ realpath($0, nil) }) else {
+      if errno == ENOENT { return nil }
+      throw SystemError("realpath")
+    }
+    defer { free(resolved) }
+    let raw = UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self)
+    return FilePath(Array(UnsafeBufferPointer(start: raw, count: strlen(resolved))))
+  }
+
+  /// The last `byte` in `bytes`, found by `memchr` forwards (portable, unlike `memrchr`):
+  /// FileOrders scans up to 64 MiB backwards for the end of a line, mostly bytes without one.
+  static func lastIndexFromEnd(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
+    var cursor = base
+    let end = base + bytes.count
+    var last: Int?
+    while cursor < end, let found = memchr(cursor, Int32(byte), end - cursor) {
+      let position = UnsafeRawPointer(found)
+      last = position - base
+      cursor = position + 1
+    }
+    return last
+  }
+
   static func makeFolder(_ path: FilePath) throws(SystemError) {
     guard !path.bytes.contains(0) else { throw .notAPath }
     _ = try retrying("mkdir") { path.withCString { mkdir($0, 0o755) } }
