@@ -28,4 +28,10 @@ public protocol OrderHistory: AnyObject {
   func order(
     numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
   ) throws -> Bool
+
+  /// Visits the order that holds `reference` and returns true, or returns false when none
+  /// does. Its cost does not grow with the number of orders saved.
+  func order(
+    referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws -> Bool
 }

@@ -83,6 +83,8 @@ enum ValueKind: Sendable, Equatable {
   case command
   /// One of these words.
   case word([String])
+  /// An order's reference, checked by ``Reference``.
+  case reference
 }
 
 /// The operands after the options: `SKU=QTY...`, `[FILE]`.

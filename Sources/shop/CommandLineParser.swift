@@ -181,6 +181,13 @@ struct CommandLineParser {
       }
     case .item:
       return
+    case .reference:
+      if !Reference.isValid(value) {
+        let quoted = CartSyntax.quoted(value)
+        throw error(
+          "\(what) must be 1-\(Reference.maximumLength) letters, digits, '-', '_', '.', ':' or "
+            + "'/', not \(quoted)", command)
+      }
     case .command:
       let names = description.commands.map { $0.name }
       if !names.contains(String(decoding: value, as: UTF8.self)) {

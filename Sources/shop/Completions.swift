@@ -122,7 +122,7 @@ enum Completions {
     case .item: return "\(function)_skus"
     case .command: return words(description.commands.map(\.name))
     case .word(let list): return words(list)
-    case .number, nil: return ":"
+    case .number, .reference, nil: return ":"
     }
   }
 
@@ -185,7 +185,7 @@ enum Completions {
         case .item: action = "\(function)_skus"
         case .command: action = "(\(description.commands.map(\.name).joined(separator: " ")))"
         case .word(let words): action = "(\(words.joined(separator: " ")))"
-        case .number: action = " "
+        case .number, .reference: action = " "
         }
         script +=
           " \\\n            '\(position):\(zshQuoted(operand.name, escaping: ":")):\(action)'"
@@ -285,7 +285,7 @@ enum Completions {
         case .item: action = " -a '(\(function)_skus)'"
         case .command: action = " -a '\(description.commands.map(\.name).joined(separator: " "))'"
         case .word(let words): action = " -a '\(words.joined(separator: " "))'"
-        case .number: action = " -x"
+        case .number, .reference: action = " -x"
         }
         script += "complete -c \(program) \(seen)\(action) -d \(fishQuoted(operand.name))\n"
       }

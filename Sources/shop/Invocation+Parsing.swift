@@ -30,7 +30,9 @@ extension Invocation {
     switch command {
     case .place:
       switch CartSyntax.cart(arguments: parsed.operands) {
-      case .success(let cart): self = .place(PlacementOptions(parsed), cart)
+      case .success(let cart):
+        let reference = parsed.value("--ref").flatMap { Reference($0) }
+        self = .place(PlacementOptions(parsed), cart, reference)
       case .failure(let error):
         throw UsageError(reason: "\(error)", command: described, in: description)
       }
@@ -43,6 +45,8 @@ extension Invocation {
         options.selection = .count
       } else if let last = parsed.value("--last").flatMap(CommandLineParser.number) {
         options.selection = .last(last)
+      } else if let reference = parsed.value("--ref").flatMap({ Reference($0) }) {
+        options.selection = .reference(reference)
       } else if !parsed.operands.isEmpty {
         options.selection = .numbers(parsed.operands.compactMap(CommandLineParser.number))
       }

@@ -7,7 +7,7 @@ enum Invocation: Equatable {
   /// Help for `shop`, or for one command.
   case help(Command?)
   case version
-  case place(PlacementOptions, Cart)
+  case place(PlacementOptions, Cart, Reference?)
   /// `input` nil means standard input (no FILE, or `-`).
   case batch(PlacementOptions, input: FilePath?)
   case orders(OrdersOptions)
@@ -58,4 +58,6 @@ enum OrderSelection: Equatable {
   case last(Int)
   /// These numbers, in the order given.
   case numbers([Int])
+  /// The order that holds this reference (`--ref REF`).
+  case reference(Reference)
 }

@@ -15,9 +15,12 @@ extension CommandLineDescription {
         abstract: "Place one order.",
         discussion: """
           Prints 'order NUMBER for PAYABLE', or 'no SKU, ...' when the catalog lacks an item \
-          (exit 1, nothing saved). A total of 200 or more pays 10% less.
+          (exit 1, nothing saved). A total of 200 or more pays 10% less. With --ref, an order \
+          the store already holds under that ref is not placed again: the same items print \
+          'order NUMBER for PAYABLE (already placed)' (exit 0), other items \
+          'ref REF is order NUMBER, with other items' (exit 1).
           """,
-        options: OptionDescription.placement,
+        options: [.reference] + OptionDescription.placement,
         operands: [.items],
         conflicts: [("--quiet", "--json"), ("--memory", "--orders")]),
       CommandDescription(
@@ -25,9 +28,9 @@ extension CommandLineDescription {
         abstract: "Place one order per line of a file or standard input.",
         discussion: """
           Each line is 'SKU=QTY ...' as for 'shop place'; blank lines and lines starting with \
-          '#' are skipped. Reports one line per order as it is saved. The report of a line not \
-          placed starts with 'line N: ' (with --quiet it goes to standard error), and makes the \
-          exit status 1.
+          '#' are skipped. A line may start with '@REF', the order's ref, as 'place --ref REF'. \
+          Reports one line per order as it is saved. The report of a line not placed starts \
+          with 'line N: ' (with --quiet it goes to standard error), and makes the exit status 1.
           """,
         options: OptionDescription.placement,
         operands: [
@@ -41,7 +44,8 @@ extension CommandLineDescription {
         abstract: "List the saved orders, oldest first.",
         discussion: """
           With NUMBERs, lists only those orders; with --last N, only the newest N; with \
-          --count, prints only how many orders are saved.
+          --ref REF, the order that holds REF; with --count, prints only how many orders are \
+          saved.
           """,
         options: [
           .orders,
@@ -51,6 +55,7 @@ extension CommandLineDescription {
           OptionDescription(
             long: "--last", value: ValueDescription(name: "n", kind: .number),
             help: "List only the newest N orders."),
+          .reference,
           .help,
         ],
         operands: [
@@ -60,7 +65,7 @@ extension CommandLineDescription {
         ],
         conflicts: [
           ("--json", "--count"), ("--count", "--last"), ("--count", "NUMBER"),
-          ("--last", "NUMBER"),
+          ("--last", "NUMBER"), ("--ref", "--count"), ("--ref", "--last"), ("--ref", "NUMBER"),
         ]),
       CommandDescription(
         name: "catalog",
@@ -156,6 +161,10 @@ extension CommandLineDescription {
 extension OptionDescription {
   static let help = OptionDescription(short: "-h", long: "--help", help: "Show help information.")
   static let version = OptionDescription(long: "--version", help: "Show the version.")
+
+  static let reference = OptionDescription(
+    long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
+    help: "The order's ref: 1-64 letters, digits, '-', '_', '.', ':' or '/'. Placed at most once.")
 
   static let catalog = OptionDescription(
     long: "--catalog", value: ValueDescription(name: "path", kind: .path),

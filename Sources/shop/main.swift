@@ -135,10 +135,10 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
   case .version:
     return try show(commandLine.version + "\n", terminal)
 
-  case .place(let options, let cart):
-    switch try makePlaceOrder(options, environment, terminal).place(cart) {
-    case .placed: return .success
-    case .unknown, .malformed: return .rejected
+  case .place(let options, let cart, let reference):
+    switch try makePlaceOrder(options, environment, terminal).place(cart, reference: reference) {
+    case .placed, .alreadyPlaced: return .success
+    case .unknown, .malformed, .conflict: return .rejected
     case .tooLarge: throw OrderTooLarge()
     }
 
@@ -161,6 +161,8 @@ func run(_ invocation: Invocation, _ environment: Environment, _ terminal: Termi
     case .last(let count): try listing.last(count, of: store)
     case .numbers(let numbers):
       return try listing.orders(numbered: numbers, of: store) == 0 ? .success : .rejected
+    case .reference(let reference):
+      return try listing.order(referenced: reference, of: store) ? .success : .rejected
     }
     return .success
 

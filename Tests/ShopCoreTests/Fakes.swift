@@ -16,17 +16,14 @@ final class FakeOrders: Orders {
   private(set) var saved: [Order] = []
   private(set) var saveCalls = 0
 
-  func save(_ drafts: [Draft]) throws -> [Order] {
+  func place(_ drafts: [Draft]) throws -> [Placement] {
     saveCalls += 1
-    var orders: [Order] = []
-    for draft in drafts {
-      guard let number = Order.number(after: orders.last?.number ?? saved.last?.number) else {
-        throw FakeStoreFull()
-      }
-      orders.append(Order(number: number, draft: draft))
+    let plan = Placement.plan(drafts, after: saved.last?.number) { reference in
+      saved.first { $0.reference == reference }
     }
-    saved += orders
-    return orders
+    guard let plan else { throw FakeStoreFull() }
+    saved += plan.new
+    return plan.placements
   }
 }
 

@@ -51,6 +51,26 @@ public final class OrderListing {
     return missing
   }
 
+  /// The order that holds `reference`, or `no order with ref REF` (`{"missingRef":"REF"}`).
+  /// - Returns: whether there is one.
+  public func order(referenced reference: Reference, of history: any OrderHistory) throws
+    -> Bool
+  {
+    var found = false
+    try delivering {
+      found = try history.order(referenced: reference, add)
+      guard !found else { return }
+      switch style {
+      case .text: buffer.append(contentsOf: "no order with ref \(reference)\n".utf8)
+      case .json:
+        buffer.append(contentsOf: #"{"missingRef":"#.utf8)
+        ByteWriter.appendJSONString(reference.text, to: &buffer)
+        buffer.append(contentsOf: "}\n".utf8)
+      }
+    }
+    return found
+  }
+
   /// The number of orders, alone on a line.
   public func count(of history: any OrderHistory) throws {
     buffer.append(contentsOf: "\(try history.count())\n".utf8)

@@ -19,6 +19,7 @@ public final class FileOrders: Orders, OrderHistory {
   private var writer: Descriptor?
   private var encoder = OrderJSON.Encoder()
   private var pending: [UInt8] = []
+  private var referenceIndex: ReferenceIndex?
 
   /// Touches nothing yet: the file is opened, and created with its folders, on first use.
   public init(path: FilePath) {
@@ -41,6 +42,10 @@ public final class FileOrders: Orders, OrderHistory {
   // MARK: - Saving
 
   public func save(_ drafts: [Draft]) throws(FileError) -> [Order] {
+    try place(drafts).map(\.order)
+  }
+
+  public func place(_ drafts: [Draft]) throws(FileError) -> [Placement] {
     let file = try openForWriting()
     do { try file.lockExclusive() } catch { throw .cannotWrite(path, error) }
     defer { file.unlock() }
@@ -50,21 +55,24 @@ public final class FileOrders: Orders, OrderHistory {
     if let order = tail.order, tail.start > 0 {
       try checkFollows(order, endingAt: tail.start - 1, file)
     }
-    var last = tail.order?.number
+    let last = tail.order?.number
     if tail.end < fileEnd {
       try checkTorn(file, from: tail.end, to: fileEnd, next: Order.number(after: last))
     }
-    var orders: [Order] = []
-    orders.reserveCapacity(drafts.count)
+    let indexed = try references(of: drafts, in: file, end: tail.end)
+    let plan = try Placement.plan(drafts, after: last) { reference throws(FileError) in
+      guard let indexed else { return nil }
+      return try indexed.index.order(for: reference, in: indexed.orders)
+    }
+    guard let plan else { throw .full(path, OrdersFull(last: .max)) }
+    guard !plan.new.isEmpty else { return plan.placements }
     pending.removeAll(keepingCapacity: true)
-    for draft in drafts {
-      guard let number = Order.number(after: last) else {
-        throw .full(path, OrdersFull(last: last ?? 0))
-      }
-      let order = Order(number: number, draft: draft)
+    var offsets: [(Reference, Int)] = []
+    var lastStart = 0
+    for order in plan.new {
+      lastStart = tail.end + pending.count
+      if let reference = order.reference { offsets.append((reference, lastStart)) }
       encoder.append(order, to: &pending)
-      orders.append(order)
-      last = number
     }
     do {
       if tail.end < fileEnd { try file.truncate(to: tail.end) }
@@ -82,7 +90,56 @@ public final class FileOrders: Orders, OrderHistory {
       try? file.truncate(to: tail.end)
       throw .cannotWrite(path, error)
     }
-    return orders
+    if let indexed, let last = plan.new.last?.number {
+      do {
+        try indexed.index.record(
+          offsets, end: tail.end + pending.count, lastStart: lastStart, last: last,
+          indexed.orders)
+      } catch {
+        indexed.index.drop()  // Left behind the orders: caught up on its next use.
+      }
+    }
+    return plan.placements
+  }
+
+  /// The index of references, brought up to date under the lock, when a draft has one.
+  private func references(of drafts: [Draft], in file: Descriptor, end: Int) throws(FileError)
+    -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
+  {
+    guard drafts.contains(where: { $0.reference != nil }) else { return nil }
+    let identity: FileIdentity
+    do { identity = try file.status().identity } catch { throw .unreadable(path, error) }
+    let orders = ReferenceIndex.Orders(file: file, identity: identity, end: end, writable: true)
+    let index = referenceIndex ?? ReferenceIndex(orders: path)
+    referenceIndex = index
+    try index.prepare(orders)
+    return (index, orders)
+  }
+
+  /// The order that holds `reference`, found through the index, or false when none does.
+  public func order(
+    referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws -> Bool {
+    let file: Descriptor
+    do {
+      file = try Descriptor.open(path, .read)
+    } catch  where error.isMissing {
+      return false
+    } catch {
+      throw FileError.unreadable(path, error)
+    }
+    try checkRegular(file, writing: false)
+    let locked = (try? file.lockShared()) != nil
+    defer { if locked { file.unlock() } }
+    let end = try newline(before: try size(of: file), in: file).map { $0 + 1 } ?? 0
+    let identity: FileIdentity
+    do { identity = try file.status().identity } catch { throw FileError.unreadable(path, error) }
+    let orders = ReferenceIndex.Orders(file: file, identity: identity, end: end, writable: false)
+    let index = ReferenceIndex(orders: path)
+    try index.prepare(orders)
+    guard let order = try index.order(for: reference, in: orders) else { return false }
+    try visit(order, nil)
+    return true
   }
 
   /// The last order must follow the one before it by one: a file whose end repeats or skips a
