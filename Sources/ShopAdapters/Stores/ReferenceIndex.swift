@@ -136,10 +136,12 @@ final class ReferenceIndex {
       let (slotHash, offset) = table.slot(slot)
       if slotHash == 0 { return nil }
       if slotHash == hash {
-        guard offset < orders.end, let line = try orderLine(at: offset, orders) else {
-          throw .untrusted
-        }
-        if line.order.reference == reference { return line.order }
+        // The line must hold a ref of this hash: another ref is a slot that lies, not a
+        // collision.
+        guard offset < orders.end, let line = try orderLine(at: offset, orders),
+          let held = line.order.reference, ReferenceIndex.hash(Array(held.text.utf8)) == hash
+        else { throw .untrusted }
+        if held == reference { return line.order }
       }
       slot = (slot + 1) & (table.capacity - 1)
     }
