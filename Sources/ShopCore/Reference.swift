@@ -6,10 +6,33 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
   /// 1–64 ASCII letters, digits, `-`, `_`, `.`, `:` or `/`: nothing a shell, a JSON string or
   /// a batch line would need to quote.
   public let text: String
+  /// A 64-bit hash of the bytes (FNV-1a, then mixed), never 0: what a store's index files a
+  /// ref under, and what a dictionary hashes, so a batch hashes each ref's bytes once.
+  public let fingerprint: UInt64
 
   public init?(_ bytes: some Collection<UInt8>) {
     guard Reference.isValid(bytes) else { return nil }
-    self.text = String(decoding: Array(bytes), as: UTF8.self)
+    self.text = String(decoding: bytes, as: UTF8.self)
+    self.fingerprint = Reference.fingerprint(bytes)
+  }
+
+  public static func == (left: Reference, right: Reference) -> Bool {
+    left.fingerprint == right.fingerprint && left.text == right.text
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(fingerprint)
+  }
+
+  /// FNV-1a, then a 64-bit finalizer so that the low bits are well mixed; never 0, which an
+  /// index may keep for an empty slot.
+  public static func fingerprint(_ bytes: some Sequence<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    hash = (hash ^ (hash >> 33)) &* 0xff51_afd7_ed55_8ccd
+    hash = (hash ^ (hash >> 33)) &* 0xc4ce_b9fe_1a85_ec53
+    hash ^= hash >> 33
+    return hash == 0 ? 1 : hash
   }
 
   public init?(_ text: String) {
@@ -62,28 +85,62 @@ public enum Placement: Equatable, Sendable {
     placements.reserveCapacity(drafts.count)
     var new: [Order] = []
     new.reserveCapacity(drafts.count)
-    var taken: [Reference: Order] = [:]
+    var taken = GroupReferences(capacity: drafts.count)
     var last = last
     for draft in drafts {
       if let reference = draft.reference {
-        if let earlier = taken[reference] {
+        if let earlier = taken.order(for: reference) {
           placements.append(Placement(retrying: draft, existing: earlier))
           continue
         }
         if let saved = try existing(reference) {
-          taken[reference] = saved
+          taken.add(saved, for: reference)
           placements.append(Placement(retrying: draft, existing: saved))
           continue
         }
       }
       guard let number = Order.number(after: last) else { return nil }
       let order = Order(number: number, draft: draft)
-      if let reference = draft.reference { taken[reference] = order }
+      if let reference = draft.reference { taken.add(order, for: reference) }
       new.append(order)
       placements.append(.placed(order))
       last = number
     }
     return (placements, new)
+  }
+}
+
+/// The refs a group has met so far, found by fingerprint in an open-addressing table: a batch
+/// meets millions, and a `Dictionary` would hash each one again.
+private struct GroupReferences {
+  private let capacity: Int
+  private var slots: [Int] = []  // Indices into `orders`, -1 for an empty slot.
+  private var orders: [Order] = []
+
+  init(capacity: Int) {
+    var size = 16
+    while size < capacity * 2 { size *= 2 }
+    self.capacity = size
+  }
+
+  func order(for reference: Reference) -> Order? {
+    guard !slots.isEmpty else { return nil }
+    var slot = Int(truncatingIfNeeded: reference.fingerprint) & (capacity - 1)
+    while slots[slot] >= 0 {
+      let order = orders[slots[slot]]
+      if order.reference == reference { return order }
+      slot = (slot + 1) & (capacity - 1)
+    }
+    return nil
+  }
+
+  /// Adds `order` for `reference`, which ``order(for:)`` did not find.
+  mutating func add(_ order: Order, for reference: Reference) {
+    if slots.isEmpty { slots = Array(repeating: -1, count: capacity) }
+    var slot = Int(truncatingIfNeeded: reference.fingerprint) & (capacity - 1)
+    while slots[slot] >= 0 { slot = (slot + 1) & (capacity - 1) }
+    slots[slot] = orders.count
+    orders.append(order)
   }
 }
 

@@ -26,7 +26,7 @@ final class ReferenceIndex {
   init(orders: FilePath) {
     ordersPath = orders
     path = FilePath(orders.bytes + Array(".refs".utf8))
-    boot = System.bootIdentity().map { ReferenceIndex.hash($0) } ?? 0
+    boot = System.bootIdentity().map { Reference.fingerprint($0) } ?? 0
   }
 
   /// One line of the orders file to read: its offset and the end of the complete lines.
@@ -101,8 +101,13 @@ final class ReferenceIndex {
     _ references: [(Reference, Int)], end: Int, lastStart: Int, last: Int, _ orders: Orders
   ) throws(SystemError) {
     guard var table else { return }
+    // Grown once to its size for the group, not doubled step by step as it fills.
+    while (table.count + references.count) * 2 > table.capacity {
+      table = try table.grown(at: path)
+      self.table = table
+    }
     for (reference, offset) in references {
-      table = try insert(ReferenceIndex.hash(Array(reference.text.utf8)), offset, into: table)
+      table = try insert(reference.fingerprint, offset, into: table)
     }
     try table.finish(end: end, lastStart: lastStart, last: last, orders, boot: boot)
   }
@@ -130,7 +135,7 @@ final class ReferenceIndex {
   private func find(_ reference: Reference, in table: Table, _ orders: Orders) throws(Failure)
     -> Order?
   {
-    let hash = ReferenceIndex.hash(Array(reference.text.utf8))
+    let hash = reference.fingerprint
     var slot = Int(truncatingIfNeeded: hash) & (table.capacity - 1)
     for _ in 0..<table.capacity {
       let (slotHash, offset) = table.slot(slot)
@@ -139,7 +144,7 @@ final class ReferenceIndex {
         // The line must hold a ref of this hash: another ref is a slot that lies, not a
         // collision.
         guard offset < orders.end, let line = try orderLine(at: offset, orders),
-          let held = line.order.reference, ReferenceIndex.hash(Array(held.text.utf8)) == hash
+          let held = line.order.reference, held.fingerprint == hash
         else { throw .untrusted }
         if held == reference { return line.order }
       }
@@ -220,7 +225,7 @@ final class ReferenceIndex {
         lastStart = offset
         if let reference = order.reference {
           do throws(SystemError) {
-            table = try insert(ReferenceIndex.hash(Array(reference.text.utf8)), offset, into: table)
+            table = try insert(reference.fingerprint, offset, into: table)
           } catch {
             throw .cannotWrite(path, error)
           }
@@ -270,7 +275,8 @@ final class ReferenceIndex {
       table = try table.grown(at: path)
       self.table = table
     }
-    table.insert(hash, offset)
+    // A table with no free slot despite its count is corrupt: the caller starts again.
+    guard table.insert(hash, offset) else { throw SystemError.noProgress }
     return table
   }
 
@@ -334,17 +340,6 @@ final class ReferenceIndex {
       position += length
     }
     return count
-  }
-
-  /// FNV-1a, then a 64-bit finalizer so the low bits that pick the slot are well mixed; never
-  /// 0, which marks an empty slot.
-  static func hash(_ bytes: [UInt8]) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    hash = (hash ^ (hash >> 33)) &* 0xff51_afd7_ed55_8ccd
-    hash = (hash ^ (hash >> 33)) &* 0xc4ce_b9fe_1a85_ec53
-    hash ^= hash >> 33
-    return hash == 0 ? 1 : hash
   }
 }
 
@@ -416,17 +411,18 @@ private struct Table {
   var indexedLastStart: Int { Int(truncatingIfNeeded: load(.indexedLastStart)) }
 
   private var checksum: UInt64 {
-    ReferenceIndex.hash(Array(UnsafeRawBufferPointer(rebasing: storage.bytes[..<72])))
+    Reference.fingerprint(UnsafeRawBufferPointer(rebasing: storage.bytes[..<72]))
   }
 
   /// A well-formed header for a table this size, for this orders file, written this boot
   /// (or synced, where the system tells no boots apart).
   func trusted(for orders: ReferenceIndex.Orders, boot: UInt64) -> Bool {
+    // Sizes from the file are compared, never multiplied: a corrupt one must not overflow.
     let capacity = self.capacity
+    let slots = (storage.bytes.count - Table.headerBytes) / Table.slotBytes
     guard load(.magic) == Table.magic, load(.checksum) == checksum,
-      capacity >= Table.minimumCapacity, capacity & (capacity - 1) == 0,
-      storage.bytes.count == Table.headerBytes + capacity * Table.slotBytes,
-      count * 2 <= capacity, load(.boot) == boot,
+      capacity >= Table.minimumCapacity, capacity == slots, capacity & (capacity - 1) == 0,
+      count >= 0, count <= capacity / 2, load(.boot) == boot,
       identity == nil
         || (load(.device) == orders.identity.device && load(.inode) == orders.identity.inode)
     else { return false }
@@ -442,12 +438,17 @@ private struct Table {
   }
 
   /// Adds a slot unless the same one is there (lines added again after a crash).
-  func insert(_ hash: UInt64, _ offset: Int) {
+  /// - Returns: false when no slot is free, which only a corrupt table can be.
+  @discardableResult
+  func insert(_ hash: UInt64, _ offset: Int) -> Bool {
     var index = Int(truncatingIfNeeded: hash) & (capacity - 1)
+    var probes = 0
     while true {
       let (slotHash, slotOffset) = slot(index)
       if slotHash == 0 { break }
-      if slotHash == hash && slotOffset == offset { return }
+      if slotHash == hash && slotOffset == offset { return true }
+      probes += 1
+      if probes == capacity { return false }
       index = (index + 1) & (capacity - 1)
     }
     let at = Table.headerBytes + index * Table.slotBytes
@@ -455,6 +456,7 @@ private struct Table {
       of: UInt64(truncatingIfNeeded: offset), toByteOffset: at + 8, as: UInt64.self)
     storage.bytes.storeBytes(of: hash, toByteOffset: at, as: UInt64.self)
     store(UInt64(count + 1), .count)
+    return true
   }
 
   /// Says the table covers the orders file up to `end`. Where boots can't be told apart, the
@@ -508,9 +510,17 @@ private struct Table {
     let bigger =
       identity == nil
       ? Table.inMemory(capacity: capacity) : try Table.create(at: path, capacity: capacity)
-    for index in 0..<self.capacity {
-      let (hash, offset) = slot(index)
-      if hash != 0 { bigger.insert(hash, offset) }
+    // Read a chunk at a time and let go of each one read: the old and the new table are
+    // never both in memory.
+    let chunk = 1 << 16
+    for start in stride(from: 0, to: self.capacity, by: chunk) {
+      for index in start..<min(start + chunk, self.capacity) {
+        let (hash, offset) = slot(index)
+        if hash != 0 { bigger.insert(hash, offset) }
+      }
+      storage.map?.release(
+        (Table.headerBytes + start * Table.slotBytes)..<min(
+          storage.bytes.count, Table.headerBytes + (start + chunk) * Table.slotBytes))
     }
     for field in [Field.indexedEnd, .indexedLast, .indexedLastStart, .device, .inode, .boot] {
       bigger.store(load(field), field)

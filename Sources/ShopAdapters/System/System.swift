@@ -263,6 +263,16 @@ final class MappedFile {
   deinit {
     _ = munmap(bytes.baseAddress, bytes.count)
   }
+
+  /// Drops the pages of `range` (rounded in to whole pages) from this process's memory; the
+  /// file keeps their bytes, and touching them again reads them back.
+  func release(_ range: Range<Int>) {
+    let page = 4096
+    let start = (range.lowerBound + page - 1) / page * page
+    let end = range.upperBound / page * page
+    guard let base = bytes.baseAddress, start < end else { return }
+    _ = madvise(base + start, end - start, MADV_DONTNEED)
+  }
 }
 
 extension Descriptor {
