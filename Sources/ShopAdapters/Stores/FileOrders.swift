@@ -113,6 +113,7 @@ public final class FileOrders: Orders, OrderHistory {
     let index = referenceIndex ?? ReferenceIndex(orders: path)
     referenceIndex = index
     try index.prepare(orders)
+    index.prefetch(drafts)
     return (index, orders)
   }
 
