@@ -6,7 +6,7 @@ struct UsageTests {
   static let placeUsage =
     "Usage: shop place [options] SKU=QTY...\n  See 'shop place --help' for more information.\n"
   static let ordersUsage =
-    "Usage: shop orders [--orders <path-or-uri>] [--json] [--count] [--last <n>] [NUMBER...]\n"
+    "Usage: shop orders [options] [NUMBER...]\n"
     + "  See 'shop orders --help' for more information.\n"
 
   @Test(arguments: [
