@@ -101,6 +101,30 @@ import Testing
       #expect(try saved(server, database) == ["1001 a", "1002 b", "1003 c", "1004 d"])
     }
 
+    @Test func aBatchKilledThenRunAgainPlacesEveryLineOnce() throws {
+      signal(SIGPIPE, SIG_IGN)
+      let server = try PostgresServer.shared.get()
+      let shop = try Shop()
+      let lines = (0..<3000).map { "@k-\($0) pen=\($0 % 7 + 1)\n" }
+      let chunks = stride(from: 0, to: lines.count, by: 100).map {
+        Data(lines[$0..<min($0 + 100, lines.count)].joined().utf8)
+      }
+      let input = try shop.folder.write("input.txt", lines.joined())
+      for (moment, delay) in [80_000, 250_000].enumerated() {
+        let database = try server.makeDatabase()
+        let uri = server.tcpURI(database)
+        _ = try shop.batchKilled(
+          ["-q", "--orders", uri], feeding: chunks, after: useconds_t(delay))
+        try server.waitForNoSessions(database)
+        let rerun = try shop.run("batch", "-q", "--orders", uri, input)
+        #expect(rerun.status == 0, "moment \(moment): \(rerun)")
+        let rows = try saved(server, database)
+        #expect(rows.count == 3000, "moment \(moment)")
+        #expect(rows.map { String($0.split(separator: " ")[0]) } == (1001...4000).map(String.init))
+        #expect(Set(rows.map { $0.split(separator: " ")[1] }).count == 3000)
+      }
+    }
+
     @Test func aTableMadeBeforeRefsGetsItsColumn() throws {
       let server = try PostgresServer.shared.get()
       let database = try server.makeDatabase()
