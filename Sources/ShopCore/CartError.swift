@@ -6,6 +6,7 @@ public enum CartError: Error, Equatable, Sendable, CustomStringConvertible {
   case badQuantity(String)
   case quantityTooLarge(sku: String, sum: Int)
   case lineTooLong(limit: Int)
+  case badReference(String)
 
   public var description: String {
     switch self {
@@ -21,6 +22,9 @@ public enum CartError: Error, Equatable, Sendable, CustomStringConvertible {
       return "'\(sku)': quantities add up to \(sum), more than \(CartSyntax.maximumQuantity)"
     case .lineTooLong(let limit):
       return "line is longer than \(limit) bytes"
+    case .badReference(let text):
+      return "\(text): ref must be 1-\(Reference.maximumLength) letters, digits, '-', '_', '.', "
+        + "':' or '/'"
     }
   }
 }

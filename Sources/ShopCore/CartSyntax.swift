@@ -38,6 +38,23 @@ public enum CartSyntax {
     return cart.items.isEmpty ? .failure(.noItems) : .success(cart)
   }
 
+  /// Parses a batch line: an optional `@REF` token first, then the items. A bad ref makes
+  /// the whole line malformed, as a bad item does.
+  public static func request(line: UnsafeBufferPointer<UInt8>, number: Int) -> Request {
+    guard let first = line.first, first == UInt8(ascii: "@") else {
+      return Request(line: number, cart: cart(line: line))
+    }
+    var end = 1
+    while end < line.count, !isBlank(line[end]) { end += 1 }
+    guard let reference = Reference(UnsafeBufferPointer(rebasing: line[1..<end])) else {
+      return Request(
+        line: number, cart: .failure(.badReference(quoted(line[0..<end]))))
+    }
+    return Request(
+      line: number, cart: cart(line: UnsafeBufferPointer(rebasing: line[end...])),
+      reference: reference)
+  }
+
   /// Parses command-line arguments, one item each, as the bytes they were typed.
   public static func cart(arguments: [[UInt8]]) -> Result<Cart, CartError> {
     var cart = Cart()

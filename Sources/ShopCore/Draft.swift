@@ -4,9 +4,11 @@ public struct Draft: Equatable, Sendable {
   /// The sum of price × quantity, computed once with checked arithmetic.
   public let total: Int
   public let placedAt: Timestamp
+  /// The caller's name for the order, which a store holds at most once; nil for none.
+  public let reference: Reference?
 
   /// Nil when the total does not fit in `Int`: a total is never allowed to wrap around.
-  public init?(lines: [OrderLine], placedAt: Timestamp) {
+  public init?(lines: [OrderLine], placedAt: Timestamp, reference: Reference? = nil) {
     var total = 0
     for line in lines {
       let (amount, productOverflow) = line.price.multipliedReportingOverflow(by: line.quantity)
@@ -17,5 +19,6 @@ public struct Draft: Equatable, Sendable {
     self.lines = lines
     self.total = total
     self.placedAt = placedAt
+    self.reference = reference
   }
 }

@@ -8,6 +8,8 @@ public enum OrderSelection: Equatable, Sendable {
   case last(Int)
   /// These numbers, in the order given.
   case numbers([Int])
+  /// The order that holds this reference.
+  case reference(Reference)
 }
 
 /// Output port of a listing: told each order found, each number with no order, or the count;
@@ -18,6 +20,8 @@ public protocol Listing: AnyObject {
   func list(_ order: Order, stored: UnsafeBufferPointer<UInt8>?) throws
   /// A number asked for that has no order.
   func missing(_ number: Int)
+  /// A reference asked for that no order holds.
+  func missing(reference: Reference)
   /// How many orders are saved.
   func count(_ count: Int)
   /// Delivers what was listed so far; called at the end, and after an error too, since what
@@ -36,7 +40,7 @@ public struct ListOrders {
   }
 
   /// Lists `selection`, of the orders placed in `range` (every form but numbers).
-  /// - Returns: how many numbers asked for had no order (0 for the other selections).
+  /// - Returns: how many numbers or references asked for had no order (0 for the others).
   public func run(_ selection: OrderSelection, in range: TimeRange = .all) throws -> Int {
     var missing = 0
     do {
@@ -55,6 +59,11 @@ public struct ListOrders {
         for number in numbers where try !history.order(numbered: number, listing.list) {
           missing += 1
           listing.missing(number)
+        }
+      case .reference(let reference):
+        if try !history.order(referenced: reference, listing.list) {
+          missing += 1
+          listing.missing(reference: reference)
         }
       }
     } catch {

@@ -7,12 +7,14 @@ public struct Order: Equatable, Sendable {
   public let lines: [OrderLine]
   public let total: Int
   public let placedAt: Timestamp
+  public let reference: Reference?
 
   public init(number: Int, draft: Draft) {
     self.number = number
     self.lines = draft.lines
     self.total = draft.total
     self.placedAt = draft.placedAt
+    self.reference = draft.reference
   }
 
   /// What the customer pays: 10% off (integer division) when the total is 200 or more.

@@ -38,4 +38,10 @@ public protocol OrderHistory: AnyObject {
   /// The sums of the orders placed in `range` (``Summary``), streamed: memory grows with the
   /// days or SKUs asked for, not with the orders.
   func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary
+
+  /// Visits the order that holds `reference` and returns true, or returns false when none
+  /// does. Its cost does not grow with the number of orders saved.
+  func order(
+    referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws -> Bool
 }

@@ -19,14 +19,14 @@ public struct PlaceOrder {
   ///
   /// ``Outcome/tooLarge`` is returned but not reported: for a single order it is an error of
   /// the command, which the caller shows as such.
-  public func place(_ cart: Cart) throws -> Outcome {
+  public func place(_ cart: Cart, reference: Reference? = nil) throws -> Outcome {
     let outcome: Outcome
-    switch price(cart, at: clock.now()) {
+    switch price(cart, reference: reference, at: clock.now()) {
     case .placed(let draft):
-      guard let order = try orders.save([draft]).first else {
+      guard let placement = try orders.place([draft]).first else {
         throw PlaceOrderError.storeSavedTooFew
       }
-      outcome = .placed(order)
+      outcome = try Outcome(placement, reference: reference)
     case .unknown(let skus):
       var suggestions = Suggestions()
       outcome = .unknown(skus, suggestions: suggestions.for(skus, in: catalog))
@@ -56,14 +56,14 @@ public struct PlaceOrder {
     for request in requests {
       switch request.cart {
       case .success(let cart):
-        let pricing = price(cart, at: now)
+        let pricing = price(cart, reference: request.reference, at: now)
         if case .placed(let draft) = pricing { drafts.append(draft) }
         pricings.append(.success(pricing))
       case .failure(let error):
         pricings.append(.failure(error))
       }
     }
-    var saved = try drafts.isEmpty ? [] : orders.save(drafts)[...]
+    var saved = try drafts.isEmpty ? [] : orders.place(drafts)[...]
     var suggestions = Suggestions()
     var rejected = 0
     var lastNumber: Int?
@@ -71,9 +71,9 @@ public struct PlaceOrder {
       let outcome: Outcome
       switch pricing {
       case .success(.placed):
-        guard let order = saved.popFirst() else { throw PlaceOrderError.storeSavedTooFew }
-        outcome = .placed(order)
-        lastNumber = order.number
+        guard let placement = saved.popFirst() else { throw PlaceOrderError.storeSavedTooFew }
+        outcome = try Outcome(placement, reference: request.reference)
+        if case .placed(let order) = outcome { lastNumber = order.number }
       case .success(.unknown(let skus)):
         outcome = .unknown(skus, suggestions: suggestions.for(skus, in: catalog))
       case .success(.tooLarge):
@@ -81,7 +81,10 @@ public struct PlaceOrder {
       case .failure(let error):
         outcome = .malformed(error)
       }
-      if case .placed = outcome {} else { rejected += 1 }
+      switch outcome {
+      case .placed, .alreadyPlaced: break
+      case .unknown, .tooLarge, .malformed, .conflict: rejected += 1
+      }
       report.report(outcome, line: request.line)
     }
     try report.flush()
@@ -116,7 +119,7 @@ public struct PlaceOrder {
     }
   }
 
-  private func price(_ cart: Cart, at now: Timestamp) -> Pricing {
+  private func price(_ cart: Cart, reference: Reference?, at now: Timestamp) -> Pricing {
     var lines: [OrderLine] = []
     lines.reserveCapacity(cart.items.count)
     var unknown: [String] = []
@@ -128,16 +131,38 @@ public struct PlaceOrder {
       }
     }
     guard unknown.isEmpty else { return .unknown(unknown) }
-    guard let draft = Draft(lines: lines, placedAt: now) else { return .tooLarge }
+    guard let draft = Draft(lines: lines, placedAt: now, reference: reference) else {
+      return .tooLarge
+    }
     return .placed(draft)
   }
 }
 
-/// A store broke the ``Orders`` promise of one order per draft; never caused by input.
+extension Outcome {
+  /// Only a draft with a reference can meet an order that holds it.
+  fileprivate init(_ placement: Placement, reference: Reference?) throws(PlaceOrderError) {
+    switch placement {
+    case .placed(let order): self = .placed(order)
+    case .alreadyPlaced(let order): self = .alreadyPlaced(order)
+    case .conflict(let order):
+      guard let reference else { throw .storeFoundNoReference }
+      self = .conflict(reference, order)
+    }
+  }
+}
+
+/// A store broke the ``Orders`` promise of one placement per draft; never caused by input.
 public enum PlaceOrderError: Error, Equatable, Sendable, CustomStringConvertible {
   case storeSavedTooFew
+  case storeFoundNoReference
 
   public var description: String {
-    "internal error: the store saved fewer orders than it was given (please report this bug)"
+    switch self {
+    case .storeSavedTooFew:
+      return
+        "internal error: the store saved fewer orders than it was given (please report this bug)"
+    case .storeFoundNoReference:
+      return "internal error: the store refused an order without a ref (please report this bug)"
+    }
   }
 }

@@ -76,6 +76,8 @@ enum OptionTarget: Sendable, Equatable {
   case word(WritableKeyPath<OptionValues, String?> & Sendable)
   /// A date or a UTC time, with the text typed.
   case time(WritableKeyPath<OptionValues, TypedTime?> & Sendable)
+  /// An order's reference.
+  case reference(WritableKeyPath<OptionValues, Reference?> & Sendable)
   /// `-h`, `--help`: show help instead of running.
   case help
   /// `--version`, before any command.
@@ -88,6 +90,7 @@ enum OptionTarget: Sendable, Equatable {
     case (.number(let a), .number(let b)): return a == b
     case (.word(let a), .word(let b)): return a == b
     case (.time(let a), .time(let b)): return a == b
+    case (.reference(let a), .reference(let b)): return a == b
     case (.help, .help), (.version, .version): return true
     default: return false
     }
@@ -108,6 +111,7 @@ struct OptionValues: Equatable, Sendable {
   var since: TypedTime?
   var until: TypedTime?
   var by: String?
+  var reference: Reference?
 }
 
 /// A time as typed (for messages) and the instant it names.
@@ -207,6 +211,8 @@ enum ValueKind: Sendable, Equatable {
   case command
   /// One of these words.
   case word([String])
+  /// An order's reference, checked by ``Reference``.
+  case reference
 }
 
 /// The operands after the options: `SKU=QTY...`, `[FILE]`.

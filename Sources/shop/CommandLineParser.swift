@@ -127,6 +127,7 @@ struct CommandLineParser {
       case .path(let field): parsed.values[keyPath: field] = FilePath(given)
       case .number(let field): parsed.values[keyPath: field] = CommandLineParser.number(given)
       case .word(let field): parsed.values[keyPath: field] = String(decoding: given, as: UTF8.self)
+      case .reference(let field): parsed.values[keyPath: field] = Reference(given)
       case .time(let field):
         parsed.values[keyPath: field] = TimeArgument.timestamp(given).map {
           TypedTime(text: given, timestamp: $0)
@@ -202,6 +203,13 @@ struct CommandLineParser {
       }
     case .item:
       return
+    case .reference:
+      if !Reference.isValid(value) {
+        let quoted = CartSyntax.quoted(value)
+        throw error(
+          "\(what) must be 1-\(Reference.maximumLength) letters, digits, '-', '_', '.', ':' or "
+            + "'/', not \(quoted)", command)
+      }
     case .command:
       let names = description.commands.map { $0.name }
       if !names.contains(String(decoding: value, as: UTF8.self)) {

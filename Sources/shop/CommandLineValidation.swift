@@ -64,7 +64,7 @@ extension OptionDescription {
     switch (target, value?.kind) {
     case (.flag, nil), (.help, nil), (.version, nil): fits = true
     case (.path, .path?), (.number, .count?), (.number, .orderNumber?), (.word, .word?),
-      (.time, .time?):
+      (.time, .time?), (.reference, .reference?):
       fits = true
     default: fits = false
     }

@@ -135,7 +135,7 @@ enum Completions {
     case .item: return "\(function)_skus"
     case .command: return words(description.commands.map(\.name))
     case .word(let list): return words(list)
-    case .count, .orderNumber, .time, nil: return ":"
+    case .count, .orderNumber, .time, .reference, nil: return ":"
     }
   }
 
@@ -198,7 +198,7 @@ enum Completions {
         case .item: action = "\(function)_skus"
         case .command: action = "(\(description.commands.map(\.name).joined(separator: " ")))"
         case .word(let words): action = "(\(words.joined(separator: " ")))"
-        case .count, .orderNumber, .time: action = " "
+        case .count, .orderNumber, .time, .reference: action = " "
         }
         script +=
           " \\\n            '\(position):\(zshQuoted(operand.name, escaping: ":")):\(action)'"
@@ -303,7 +303,7 @@ enum Completions {
         case .item: action = " -a '(\(function)_skus)'"
         case .command: action = " -a '\(description.commands.map(\.name).joined(separator: " "))'"
         case .word(let words): action = " -a '\(words.joined(separator: " "))'"
-        case .count, .orderNumber, .time: action = " -x"
+        case .count, .orderNumber, .time, .reference: action = " -x"
         }
         script += "complete -c \(program) \(seen)\(action) -d \(fishQuoted(operand.name))\n"
       }

@@ -30,7 +30,7 @@ extension Invocation {
     switch command {
     case .place:
       switch CartSyntax.cart(arguments: parsed.operands) {
-      case .success(let cart): self = .place(PlacementOptions(values), cart)
+      case .success(let cart): self = .place(PlacementOptions(values), cart, values.reference)
       case .failure(let error):
         throw UsageError(reason: "\(error)", command: described, in: description)
       }
@@ -46,6 +46,8 @@ extension Invocation {
         options.selection = .count
       } else if let last = values.last {
         options.selection = .last(last)
+      } else if let reference = values.reference {
+        options.selection = .reference(reference)
       } else if !parsed.operands.isEmpty {
         options.selection = .numbers(parsed.operands.compactMap(CommandLineParser.number))
       }

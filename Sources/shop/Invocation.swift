@@ -7,7 +7,7 @@ enum Invocation: Equatable {
   /// Help for `shop`, or for one command.
   case help(Command?)
   case version
-  case place(PlacementOptions, Cart)
+  case place(PlacementOptions, Cart, Reference?)
   /// `input` nil means standard input (no FILE, or `-`).
   case batch(PlacementOptions, input: FilePath?)
   case orders(OrdersOptions)
@@ -58,6 +58,7 @@ struct OrdersOptions: Equatable {
     case .count: form = "the count of orders (from --count)"
     case .last(let count): form = "the newest \(count) (from --last)"
     case .numbers(let numbers): form = "orders " + numbers.map { "\($0)" }.joined(separator: ", ")
+    case .reference(let reference): form = "the order with ref \(reference) (from --ref)"
     }
     let range = self.range.isAll ? "" : " placed in the range of --since and --until"
     let style =
@@ -80,7 +81,8 @@ extension Invocation {
   /// The store options of a command that uses a store: `--orders` and `--memory`.
   var storeOptions: (flag: FilePath?, memory: Bool)? {
     switch self {
-    case .place(let options, _), .batch(let options, _): return (options.ordersPath, options.memory)
+    case .place(let options, _, _), .batch(let options, _):
+      return (options.ordersPath, options.memory)
     case .orders(let options): return (options.ordersPath, false)
     case .summary(let options): return (options.ordersPath, false)
     default: return nil

@@ -54,11 +54,11 @@ private struct Root {
         program: commandLine.program, version: commandLine.version)
       return try show(line + "\n")
 
-    case .place(let options, let cart):
+    case .place(let options, let cart, let reference):
       if options.explain { return try show(explain(options, input: nil)) }
-      switch try makePlaceOrder(options).place(cart) {
-      case .placed: return .success
-      case .unknown, .malformed: return .rejected
+      switch try makePlaceOrder(options).place(cart, reference: reference) {
+      case .placed, .alreadyPlaced: return .success
+      case .unknown, .malformed, .conflict: return .rejected
       case .tooLarge: throw OrderTooLarge()
       }
 

@@ -17,9 +17,12 @@ extension CommandLineDescription {
         discussion: """
           Prints 'order NUMBER for PAYABLE', or 'no SKU, ...' when the catalog lacks an item \
           (exit 1, nothing saved), with '(did you mean SKU?)' after one close to a SKU it has. \
-          A total of 200 or more pays 10% less.
+          A total of 200 or more pays 10% less. With --ref, an order the store already holds \
+          under that ref is not placed again: the same items print 'order NUMBER for PAYABLE \
+          (already placed)' (exit 0), other items 'ref REF is order NUMBER, with other items' \
+          (exit 1).
           """,
-        options: OptionDescription.placement,
+        options: [.reference] + OptionDescription.placement,
         operands: [.items],
         conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
       CommandDescription(
@@ -27,9 +30,9 @@ extension CommandLineDescription {
         abstract: "Place one order per line of a file or standard input.",
         discussion: """
           Each line is 'SKU=QTY ...' as for 'shop place'; blank lines and lines starting with \
-          '#' are skipped. Reports one line per order as it is saved. The report of a line not \
-          placed starts with 'line N: ' (with --quiet it goes to standard error), and makes the \
-          exit status 1.
+          '#' are skipped. A line may start with '@REF', the order's ref, as 'place --ref REF'. \
+          Reports one line per order as it is saved. The report of a line not placed starts \
+          with 'line N: ' (with --quiet it goes to standard error), and makes the exit status 1.
           """,
         options: OptionDescription.batch,
         operands: [
@@ -43,7 +46,8 @@ extension CommandLineDescription {
         abstract: "List the saved orders, oldest first.",
         discussion: """
           With NUMBERs, lists only those orders; with --last N, only the newest N; with \
-          --count, prints only how many orders are saved. --since and --until keep only the \
+          --ref REF, the order that holds REF; with --count, prints only how many orders are \
+          saved. --since and --until keep only the \
           orders placed in that time, for every form but NUMBERs: --last N lists the newest N \
           of them, --count counts them.
           """,
@@ -55,6 +59,7 @@ extension CommandLineDescription {
           .count,
           .last,
           .since, .until,
+          .reference,
           .explain,
           .help,
         ],
@@ -67,6 +72,8 @@ extension CommandLineDescription {
           (.option(.json), .option(.csv)), (.option(.csv), .option(.count)),
           (.option(.csv), .operand(.numbers)), (.option(.since), .operand(.numbers)),
           (.option(.until), .operand(.numbers)),
+          (.option(.reference), .option(.count)), (.option(.reference), .option(.last)),
+          (.option(.reference), .operand(.numbers)),
         ]),
       CommandDescription(
         name: "summary",
@@ -207,6 +214,11 @@ extension OptionDescription {
       Print which catalog, store and report this command line would use, and why; read, \
       write and connect to nothing.
       """, sets: \.explain)
+
+  static let reference = OptionDescription(
+    long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
+    help: "The order's ref: 1-64 letters, digits, '-', '_', '.', ':' or '/'. Placed at most once.",
+    target: .reference(\.reference))
 
   static let catalog = OptionDescription.path(
     "--catalog", name: "path",

@@ -133,6 +133,9 @@ struct OrderListingTests {
     func order(numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
       throws -> Bool
     { false }
+    func order(
+      referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    ) throws -> Bool { false }
   }
 
   /// Records, at each flush, how many orders the history had handed out by then.

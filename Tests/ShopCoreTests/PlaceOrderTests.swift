@@ -132,7 +132,7 @@ struct PlaceOrderTests {
 final class FailingOrders: Orders {
   private(set) var saveCalls = 0
 
-  func save(_ drafts: [Draft]) throws -> [Order] {
+  func place(_ drafts: [Draft]) throws -> [Placement] {
     saveCalls += 1
     throw FakeStoreFull()
   }

@@ -27,6 +27,14 @@ final class ArrayHistory: OrderHistory {
     try visit(order, nil)
     return true
   }
+
+  func order(
+    referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws -> Bool {
+    guard let order = orders.first(where: { $0.reference == reference }) else { return false }
+    try visit(order, nil)
+    return true
+  }
 }
 
 /// A summary report that writes down what it is told.

@@ -276,7 +276,7 @@ struct GeneratedFilesTests {
     let shop = try RootHarness()
     #expect(try shop.run("place", "pen=2", "lamp=1").stdout == "order 1001 for 225\n")
     let sessions = blocks.filter { $0.hasPrefix("$ ") }
-    #expect(sessions.count == 2)
+    #expect(sessions.count == 3)
     var checked = 0
     for session in sessions {
       var expected = ""
@@ -308,7 +308,7 @@ struct GeneratedFilesTests {
       try check()
       pending = nil
     }
-    #expect(checked == 6)
+    #expect(checked == 10)
   }
 
   static func timeless(_ text: String) -> String {

@@ -24,18 +24,16 @@ public final class FakeOrders: Orders {
 
   public init() {}
 
-  /// Numbers by the core's own rule, ``Order/number(after:)``: the fake repeats no rule.
-  public func save(_ drafts: [Draft]) throws -> [Order] {
+  /// Numbers and checks references by the core's own rule, ``Placement/plan``: the fake
+  /// repeats no rule.
+  public func place(_ drafts: [Draft]) throws -> [Placement] {
     saveCalls += 1
-    var orders: [Order] = []
-    for draft in drafts {
-      guard let number = Order.number(after: orders.last?.number ?? saved.last?.number) else {
-        throw FakeStoreFull()
-      }
-      orders.append(Order(number: number, draft: draft))
+    let plan = Placement.plan(drafts, after: saved.last?.number) { reference in
+      saved.first { $0.reference == reference }
     }
-    saved += orders
-    return orders
+    guard let plan else { throw FakeStoreFull() }
+    saved += plan.new
+    return plan.placements
   }
 }
 

@@ -14,19 +14,26 @@ enum OrderJSON {
 
     init() {}
 
-    mutating func append(_ order: Order, line: Int? = nil, to bytes: inout [UInt8]) {
+    /// `alreadyPlaced` adds `"alreadyPlaced":true` last, for a report; never in the file.
+    mutating func append(
+      _ order: Order, line: Int? = nil, alreadyPlaced: Bool = false, to bytes: inout [UInt8]
+    ) {
       if order.placedAt != cachedTime {
         cachedTime = order.placedAt
         cachedText.removeAll(keepingCapacity: true)
         UTCTime.append(order.placedAt, to: &cachedText)
       }
       // Fixed text and six integers of at most 20 digits, then each item's share.
-      var bound = 256
+      var bound = 256 + (order.reference.map { ByteWriter.jsonStringBound($0.text) } ?? 0)
       for item in order.lines { bound += 96 + ByteWriter.jsonStringBound(item.sku) }
       ByteWriter.append(to: &bytes, capacity: bound) { writer in
         writer.putObjectStart(line: line)
         writer.put(Fragment.number)
         writer.put(order.number)
+        if let reference = order.reference {
+          writer.put(Fragment.ref)
+          writer.putJSONString(reference.text)
+        }
         writer.put(Fragment.items)
         writer.putItems(order.lines)
         writer.put(Fragment.total)
@@ -35,7 +42,7 @@ enum OrderJSON {
         writer.put(order.payable)
         writer.put(Fragment.placedAt)
         writer.put(cachedText)
-        writer.put(Fragment.end)
+        writer.put(alreadyPlaced ? Fragment.endAlreadyPlaced : Fragment.end)
       }
     }
   }
@@ -43,6 +50,7 @@ enum OrderJSON {
   /// The fixed text between the values, as bytes once rather than a literal's UTF-8 view.
   fileprivate enum Fragment {
     static let number = Array(#""number":"#.utf8)
+    static let ref = Array(#","ref":"#.utf8)
     static let items = Array(#","items":["#.utf8)
     static let firstSKU = Array(#","items":[{"sku":"#.utf8)
     static let sku = Array(#"{"sku":"#.utf8)
@@ -53,6 +61,7 @@ enum OrderJSON {
     static let payable = Array(#","payable":"#.utf8)
     static let placedAt = Array(#","placedAt":""#.utf8)
     static let end = Array("\"}\n".utf8)
+    static let endAlreadyPlaced = Array("\",\"alreadyPlaced\":true}\n".utf8)
     static let line = Array(#""line":"#.utf8)
   }
 
@@ -125,12 +134,21 @@ enum OrderJSON {
     var head: [UInt8] = [UInt8(ascii: "{")]
     head.append(contentsOf: Fragment.number)
     ByteWriter.appendDecimal(number, to: &head)
-    head.append(contentsOf: Fragment.firstSKU)
-    head.append(UInt8(ascii: "\""))
     var match = PrefixMatch(chunks: chunks)
     defer { chunks = match.chunks }
     do {
       try match.literal(head)
+      // `,"ref":"…"` or `,"items":…` follows; both start with `,"`, and the matcher never
+      // goes back, so the letter after it tells which.
+      let common = Fragment.ref.prefix(2)
+      try match.literal(common)
+      if try match.next() == UInt8(ascii: "r") {
+        try match.literal(Fragment.ref.dropFirst(2) + [UInt8(ascii: "\"")])
+        try match.run(1...Reference.maximumLength, where: Reference.isAllowed)
+        try match.literal([UInt8(ascii: "\"")])
+        try match.literal(common)
+      }
+      try match.literal(Fragment.firstSKU.dropFirst(2) + [UInt8(ascii: "\"")])
       while true {
         try match.run(1...SKU.maximumLength, where: SKU.isAllowed)
         try match.literal([UInt8(ascii: "\"")])
@@ -267,8 +285,12 @@ extension JSONParser {
     var payable: Int?
     var placedAt: Timestamp?
     var lines: [OrderLine]?
+    var reference: Reference?
     try members { parser, key throws(OrderJSONError) in
       switch key {
+      case .ref:
+        guard reference == nil else { throw .notAnObject }
+        reference = try parser.referenceText()
       case .number:
         guard number == nil else { throw .repeated(.number) }
         number = try parser.integer(named: "number")
@@ -299,8 +321,8 @@ extension JSONParser {
     guard number >= Order.firstNumber else {
       throw OrderJSONError("order number \(number) is below \(Order.firstNumber)")
     }
-    guard let draft = Draft(lines: lines, placedAt: placedAt), draft.total == total,
-      Order.payable(total: total) == payable
+    guard let draft = Draft(lines: lines, placedAt: placedAt, reference: reference),
+      draft.total == total, Order.payable(total: total) == payable
     else { throw OrderJSONError("total or payable does not match the items") }
     return (Order(number: number, draft: draft), false)
   }
@@ -310,9 +332,14 @@ extension JSONParser {
   /// Nil at the first difference; the general reader, which takes any JSON layout and says
   /// what is wrong, then reads the line from its start.
   private mutating func encodersOrder() -> Order? {
-    guard literal(#"{"number":"#), let number = plainInteger(), number >= Order.firstNumber,
-      literal(#","items":["#)
+    guard literal(#"{"number":"#), let number = plainInteger(), number >= Order.firstNumber
     else { return nil }
+    var reference: Reference?
+    if literal(#","ref":""#) {
+      guard let text = plainReference() else { return nil }
+      reference = text
+    }
+    guard literal(#","items":["#) else { return nil }
     var lines: [OrderLine] = []
     lines.reserveCapacity(4)
     var separator: StaticString = #"{"sku":""#
@@ -332,7 +359,8 @@ extension JSONParser {
     else { return nil }
     position += UTCTime.length
     guard literal(#""}"#), position == bytes.count,
-      let draft = Draft(lines: lines, placedAt: placedAt), draft.total == total,
+      let draft = Draft(lines: lines, placedAt: placedAt, reference: reference),
+      draft.total == total,
       Order.payable(total: total) == payable
     else { return nil }
     return Order(number: number, draft: draft)
@@ -346,6 +374,21 @@ extension JSONParser {
     else { return false }
     position += count
     return true
+  }
+
+  /// A reference's bytes and its closing quote.
+  private mutating func plainReference() -> Reference? {
+    var end = position
+    while end < bytes.count, end - position < Reference.maximumLength,
+      Reference.isAllowed(bytes[end])
+    {
+      end += 1
+    }
+    guard end > position, end < bytes.count, bytes[end] == UInt8(ascii: "\""),
+      let reference = Reference(UnsafeBufferPointer(rebasing: bytes[position..<end]))
+    else { return nil }
+    position = end + 1
+    return reference
   }
 
   /// A SKU's letters and its closing quote.
@@ -364,7 +407,7 @@ extension JSONParser {
 
   /// The keys an order is read by; any other key's value is checked as JSON and skipped.
   fileprivate enum Key {
-    case number, total, payable, placedAt, items, sku, quantity, price, other
+    case number, ref, total, payable, placedAt, items, sku, quantity, price, other
 
     /// Compares bytes with no `String` made: this runs for every key of every line listed.
     init(_ raw: UnsafeBufferPointer<UInt8>) {
@@ -374,7 +417,7 @@ extension JSONParser {
         return true
       }
       switch raw.count {
-      case 3: self = matches("sku") ? .sku : .other
+      case 3: self = matches("sku") ? .sku : matches("ref") ? .ref : .other
       case 5:
         self =
           matches("items") ? .items : matches("total") ? .total : matches("price") ? .price : .other
@@ -388,6 +431,7 @@ extension JSONParser {
     var name: StaticString {
       switch self {
       case .number: return "number"
+      case .ref: return "ref"
       case .total: return "total"
       case .payable: return "payable"
       case .placedAt: return "placedAt"
@@ -557,7 +601,7 @@ extension JSONParser {
       case .price:
         guard price == nil else { throw .repeated(.price) }
         price = try parser.itemInteger()
-      case .number, .total, .payable, .placedAt, .items, .other:
+      case .number, .ref, .total, .payable, .placedAt, .items, .other:
         return false
       }
       return true
@@ -575,6 +619,14 @@ extension JSONParser {
       throw .badItem
     }
     return value
+  }
+
+  private mutating func referenceText() throws(OrderJSONError) -> Reference {
+    guard let value = value() else { throw .notAnObject }
+    guard case .string(let text) = value, let reference = Reference(text) else {
+      throw OrderJSONError("\"ref\" is not a ref of 1-64 letters, digits, '-', '_', '.', ':', '/'")
+    }
+    return reference
   }
 
   private mutating func skuText() throws(OrderJSONError) -> String {

@@ -1,13 +1,14 @@
 import ShopCore
 
 /// One order as a line a person reads, in `shop place`'s own item syntax, so the items can
-/// be placed again by copying them:
+/// be placed again by copying them (with its ref first as a batch line writes it):
 ///
 ///     1001  2026-11-30T06:06:43Z  pen=2 lamp=1  total 250  payable 225
+///     1002  2026-11-30T06:06:43Z  @web-5512 pen=2  total 60  payable 60
 enum OrderText {
   /// Appends the line for `order`, newline included.
   static func append(_ order: Order, to bytes: inout [UInt8]) {
-    var bound = 128 + UTCTime.length
+    var bound = 128 + UTCTime.length + Reference.maximumLength
     for item in order.lines { bound += 24 + item.sku.utf8.count }
     var time: [UInt8] = []
     UTCTime.append(order.placedAt, to: &time)
@@ -15,8 +16,14 @@ enum OrderText {
       writer.put(order.number)
       writer.put(Fragment.gap)
       writer.put(time)
+      writer.put(Fragment.gap)
+      if let reference = order.reference {
+        writer.put(UInt8(ascii: "@"))
+        writer.put(Array(reference.text.utf8))
+        writer.put(UInt8(ascii: " "))
+      }
       for (index, item) in order.lines.enumerated() {
-        if index == 0 { writer.put(Fragment.gap) } else { writer.put(UInt8(ascii: " ")) }
+        if index > 0 { writer.put(UInt8(ascii: " ")) }
         writer.put(Array(item.sku.utf8))
         writer.put(UInt8(ascii: "="))
         writer.put(item.quantity)

@@ -16,6 +16,17 @@ public final class JSONReport: Report {
     switch outcome {
     case .placed(let order):
       encoder.append(order, line: line, to: &bytes)
+    case .alreadyPlaced(let order):
+      encoder.append(order, line: line, alreadyPlaced: true, to: &bytes)
+    case .conflict(let reference, let order):
+      OrderJSON.appendObjectStart(line: line, to: &bytes)
+      bytes.append(contentsOf: #""error":"#.utf8)
+      ByteWriter.appendJSONString(TextReport.conflict(reference, order), to: &bytes)
+      bytes.append(contentsOf: #","ref":"#.utf8)
+      ByteWriter.appendJSONString(reference.text, to: &bytes)
+      bytes.append(contentsOf: #","order":"#.utf8)
+      ByteWriter.appendDecimal(order.number, to: &bytes)
+      bytes.append(contentsOf: "}\n".utf8)
     case .unknown(let skus, let suggestions):
       OrderJSON.appendObjectStart(line: line, to: &bytes)
       bytes.append(contentsOf: #""unknown":["#.utf8)

@@ -53,6 +53,18 @@ public final class OrderListing: Listing {
     }
   }
 
+  /// `no order with ref REF`, or `{"missingRef":"REF"}` in JSON; nothing in CSV.
+  public func missing(reference: Reference) {
+    switch style {
+    case .text: buffer.append(contentsOf: "no order with ref \(reference)\n".utf8)
+    case .json:
+      buffer.append(contentsOf: #"{"missingRef":"#.utf8)
+      ByteWriter.appendJSONString(reference.text, to: &buffer)
+      buffer.append(contentsOf: "}\n".utf8)
+    case .csv: break
+    }
+  }
+
   /// The number alone on a line.
   public func count(_ count: Int) {
     buffer.append(contentsOf: "\(count)\n".utf8)

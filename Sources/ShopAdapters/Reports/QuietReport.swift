@@ -12,9 +12,9 @@ public final class QuietReport: Report {
 
   public func report(_ outcome: Outcome, line: Int?) {
     switch outcome {
-    case .placed:
+    case .placed, .alreadyPlaced:
       return
-    case .unknown:
+    case .unknown, .conflict:
       // A single order's refusal is its exit status; a batch must say which line it was.
       if line != nil { errors.write(TextReport.text(of: outcome, line: line)) }
     case .tooLarge, .malformed:

@@ -42,6 +42,10 @@ public final class TextReport: Report {
     switch outcome {
     case .placed(let order):
       return "order \(order.number) for \(order.payable)\n"
+    case .alreadyPlaced(let order):
+      return "order \(order.number) for \(order.payable) (already placed)\n"
+    case .conflict(let reference, let order):
+      return "\(prefix(line))\(conflict(reference, order))\n"
     case .unknown(let skus, let suggestions):
       let named = skus.map { sku in
         suggestions[sku].map { "\(sku) (did you mean \($0)?)" } ?? sku
@@ -52,6 +56,11 @@ public final class TextReport: Report {
     case .malformed(let error):
       return "\(prefix(line))\(error)\n"
     }
+  }
+
+  /// Why an order whose reference another order holds is refused.
+  static func conflict(_ reference: Reference, _ order: Order) -> String {
+    "ref \(reference) is order \(order.number), with other items"
   }
 
   /// Why an order whose total overflows is refused, for every report and the command line.

@@ -25,6 +25,7 @@ public final class FileOrders: Orders, OrderHistory {
   /// (without the newline): what a file that replaced the held one must hold to be used.
   private var lastReported: Int?
   private var lastWritten: [UInt8]?
+  private var referenceIndex: ReferenceIndex?
 
   /// Touches nothing yet: the file is opened, and created with its folders, on first use.
   public init(path: FilePath) {
@@ -56,6 +57,10 @@ public final class FileOrders: Orders, OrderHistory {
   // MARK: - Saving
 
   public func save(_ drafts: [Draft]) throws(FileError) -> [Order] {
+    try place(drafts).map(\.order)
+  }
+
+  public func place(_ drafts: [Draft]) throws(FileError) -> [Placement] {
     // Lock, then make sure the path still names the locked file, else let it go and open the
     // path again: another process (`sed -i`, `mv`, an editor) may replace it at any time.
     for _ in 0..<FileOrders.maximumReopenings {
@@ -66,21 +71,22 @@ public final class FileOrders: Orders, OrderHistory {
         try letGo(of: file)
         continue
       }
-      let (orders, restore) = try append(drafts, to: file)
+      let appended = try append(drafts, to: file)
       // Checked again after the sync: a group that went into a file no longer at the path
       // must not be reported. It is cut off that file, as a failed write would be, and placed
       // again in the file now at the path.
       guard try pathNames(file) else {
-        try? file.truncate(to: restore)
+        try? file.truncate(to: appended.restore)
         try? file.sync()
         try letGo(of: file)
         continue
       }
-      if let last = orders.last {
+      if let last = appended.new.last {
         lastWritten = Array(pending[lastLineStart..<(pending.count - 1)])
         lastReported = last.number
       }
-      return orders
+      appended.recordReferences()
+      return appended.placements
     }
     throw .replaced(
       path, what: "was replaced again and again while shop was writing it",
@@ -90,37 +96,52 @@ public final class FileOrders: Orders, OrderHistory {
   /// How often one `save` opens the path again before it gives up.
   private static let maximumReopenings = 100
 
-  /// Writes the orders of `drafts` at the end of the locked `file` and syncs them; returns
-  /// them and the size to cut the file back to if they must be taken back.
-  private func append(_ drafts: [Draft], to file: Descriptor) throws(FileError) -> (
-    [Order], restore: Int
-  ) {
+  /// What ``append(_:to:)`` did: each draft's placement, the new orders written and synced,
+  /// the size to cut the file back to if they must be taken back, and the index update to
+  /// make once they are known to be in the file at the path.
+  private struct Appended {
+    let placements: [Placement]
+    let new: [Order]
+    let restore: Int
+    let recordReferences: () -> Void
+  }
+
+  /// Places `drafts` at the end of the locked `file` by the core's rule (numbering, and
+  /// references the file already holds), writes the new orders and syncs them.
+  private func append(_ drafts: [Draft], to file: Descriptor) throws(FileError) -> Appended {
     let fileEnd = try size(of: file)
     let ends = try self.ends(of: file, size: fileEnd).checked(self, in: file, writing: true)
-    var last = ends.last?.number
-    var lastTime = ends.last?.placedAt
-    var orders: [Order] = []
-    orders.reserveCapacity(drafts.count)
-    pending.removeAll(keepingCapacity: true)
-    // A last line that is a whole order missing only its newline is completed, never cut.
-    if case .whole = ends.tail { pending.append(UInt8(ascii: "\n")) }
-    for draft in drafts {
-      guard let number = Order.number(after: last) else {
-        throw .full(path, OrdersFull(last: last ?? 0))
-      }
-      let order = Order(number: number, draft: draft.stamped(notBefore: lastTime))
-      lastLineStart = pending.count
-      encoder.append(order, to: &pending)
-      orders.append(order)
-      last = number
-      lastTime = order.placedAt
+    let linesEnd = ends.linesEnd ?? 0
+    // A last line missing only its newline is an order the index has not seen yet.
+    var unterminated: Order?
+    if case .whole(let order) = ends.tail { unterminated = order }
+    let indexed = try references(of: drafts, in: file, end: linesEnd)
+    let plan = try Placement.plan(drafts, after: ends.last?.number, placedAt: ends.last?.placedAt) {
+      reference throws(FileError) in
+      if let unterminated, unterminated.reference == reference { return unterminated }
+      guard let indexed else { return nil }
+      return try indexed.index.order(for: reference, in: indexed.orders)
+    }
+    guard let plan else { throw .full(path, OrdersFull(last: ends.last?.number ?? 0)) }
+    guard !plan.new.isEmpty else {
+      return Appended(placements: plan.placements, new: [], restore: fileEnd) {}
     }
     var restore = fileEnd
+    if case .torn(let start) = ends.tail { restore = start }
+    pending.removeAll(keepingCapacity: true)
+    var offsets: [(Reference, Int)] = []
+    if let unterminated, let reference = unterminated.reference {
+      offsets.append((reference, linesEnd))
+    }
+    // A last line that is a whole order missing only its newline is completed, never cut.
+    if unterminated != nil { pending.append(UInt8(ascii: "\n")) }
+    for order in plan.new {
+      lastLineStart = pending.count
+      if let reference = order.reference { offsets.append((reference, restore + pending.count)) }
+      encoder.append(order, to: &pending)
+    }
     do {
-      if case .torn(let start) = ends.tail {
-        try file.truncate(to: start)
-        restore = start
-      }
+      if restore < fileEnd { try file.truncate(to: restore) }
     } catch {
       throw .cannotWrite(path, error)
     }
@@ -135,7 +156,57 @@ public final class FileOrders: Orders, OrderHistory {
       try? file.truncate(to: restore)
       throw .cannotWrite(path, error)
     }
-    return (orders, restore)
+    let end = restore + pending.count
+    let lastStart = restore + lastLineStart
+    let record = { [indexed] in
+      guard let indexed, let last = plan.new.last?.number else { return }
+      do {
+        try indexed.index.record(
+          offsets, end: end, lastStart: lastStart, last: last, indexed.orders)
+      } catch {
+        indexed.index.drop()  // Left behind the orders: caught up on its next use.
+      }
+    }
+    return Appended(
+      placements: plan.placements, new: plan.new, restore: restore, recordReferences: record)
+  }
+
+  /// The index of references, brought up to date under the lock, when a draft has one.
+  private func references(of drafts: [Draft], in file: Descriptor, end: Int) throws(FileError)
+    -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
+  {
+    guard drafts.contains(where: { $0.reference != nil }) else { return nil }
+    let identity: FileIdentity
+    do { identity = try file.status().identity } catch { throw .unreadable(path, error) }
+    let orders = ReferenceIndex.Orders(file: file, identity: identity, end: end, writable: true)
+    let index = referenceIndex ?? ReferenceIndex(orders: path)
+    referenceIndex = index
+    try index.prepare(orders)
+    index.prefetch(drafts)
+    return (index, orders)
+  }
+
+  /// The order that holds `reference`, found through the index, or false when none does. The
+  /// file is read as every reader reads it: a snapshot whose ends pass the shared rule.
+  public func order(
+    referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws -> Bool {
+    guard let snapshot = try openSnapshot(strict: true) else { return false }
+    if case .whole(let order) = snapshot.ends.tail, order.reference == reference {
+      try visit(order, nil)
+      return true
+    }
+    let identity: FileIdentity
+    do { identity = try snapshot.file.status().identity } catch {
+      throw FileError.unreadable(path, error)
+    }
+    let orders = ReferenceIndex.Orders(
+      file: snapshot.file, identity: identity, end: snapshot.ends.linesEnd ?? 0, writable: false)
+    let index = ReferenceIndex(orders: path)
+    try index.prepare(orders)
+    guard let order = try index.order(for: reference, in: orders) else { return false }
+    try visit(order, nil)
+    return true
   }
 
   /// Whether the path still names `file`, the one this store holds (`stat` of the path against

@@ -6,17 +6,23 @@ public final class MemoryOrders: Orders, OrderHistory {
 
   public init() {}
 
-  public func save(_ drafts: [Draft]) throws(OrdersFull) -> [Order] {
-    var saved: [Order] = []
-    var last = orders.last?.number
-    for draft in drafts {
-      guard let number = Order.number(after: last) else { throw OrdersFull(last: last ?? 0) }
-      let previous = saved.last?.placedAt ?? orders.last?.placedAt
-      saved.append(Order(number: number, draft: draft.stamped(notBefore: previous)))
-      last = number
+  private var references: [Reference: Int] = [:]
+
+  public func place(_ drafts: [Draft]) throws(OrdersFull) -> [Placement] {
+    let last = orders.last?.number
+    let plan = Placement.plan(drafts, after: last, placedAt: orders.last?.placedAt) { reference in
+      references[reference].map { orders[$0] }
     }
-    orders.append(contentsOf: saved)
-    return saved
+    guard let plan else { throw OrdersFull(last: last ?? 0) }
+    for order in plan.new {
+      if let reference = order.reference { references[reference] = orders.count }
+      orders.append(order)
+    }
+    return plan.placements
+  }
+
+  public func save(_ drafts: [Draft]) throws(OrdersFull) -> [Order] {
+    try place(drafts).map(\.order)
   }
 
   public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
@@ -31,6 +37,14 @@ public final class MemoryOrders: Orders, OrderHistory {
     throws
   {
     for order in orders.suffix(max(count, 0)) { try visit(order, nil) }
+  }
+
+  public func order(
+    referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws -> Bool {
+    guard let index = references[reference] else { return false }
+    try visit(orders[index], nil)
+    return true
   }
 
   /// Order N sits at index N − 1001: numbers run from 1001 up by one, with no gap.

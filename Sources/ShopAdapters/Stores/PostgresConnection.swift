@@ -304,6 +304,16 @@
       bytes.append(contentsOf: json)
     }
 
+    /// A text field (the bytes as they are), or SQL NULL for nil.
+    mutating func appendText(_ text: String?) {
+      guard let text else {
+        bytes.appendBigEndian(UInt32.max)  // -1: NULL
+        return
+      }
+      bytes.appendBigEndian(UInt32(truncatingIfNeeded: text.utf8.count))
+      bytes.append(contentsOf: text.utf8)
+    }
+
     /// The rows with the trailer that ends them.
     consuming func finished() -> [UInt8] {
       bytes.appendBigEndian(UInt16(0xFFFF))

@@ -46,6 +46,8 @@
       static let copy = "INSERT on table \(table)"
       static let create =
         "CREATE on the schema to create table \(table) (or create it first, as the README shows)"
+      static let addReference =
+        "to own table \(table) to add its ref column (or add it first, as the README shows)"
     }
 
     private let uri: String
@@ -65,6 +67,14 @@
       let saved = try withTable { connection in try save(drafts, on: connection) }
       if let last = saved.last { lastSaved = last.number }
       return saved
+    }
+
+    /// A group without refs is saved as before; one with refs by ``placeReferenced(_:on:)``.
+    public func place(_ drafts: [Draft]) throws -> [Placement] {
+      guard drafts.contains(where: { $0.reference != nil }) else {
+        return try save(drafts).map { .placed($0) }
+      }
+      return try withTable { connection in try placeReferenced(drafts, on: connection) }
     }
 
     /// Groups smaller than this go in one round trip, from arrays; larger ones by COPY, whose
@@ -340,6 +350,117 @@
       }
     }
 
+    /// Under the same lock as the numbering: reads the last number and the orders that hold
+    /// the group's refs, lets the core's rule decide, then sends only the new orders by COPY,
+    /// COMMIT in the same query string. The unique `ref` column refuses a second order for a
+    /// ref even from a writer that did not take the lock.
+    private func placeReferenced(_ drafts: [Draft], on connection: PostgresConnection) throws
+      -> [Placement]
+    {
+      let plan: (placements: [Placement], new: [Order])
+      var rows = PostgresCopyRows(capacity: 140 * drafts.count)
+      do {
+        let place = connection.place
+        let checking = !schemaChecked
+        var statements: [PostgresConnection.Statement] = [.init(sql: "BEGIN")]
+        if checking { statements.append(.init(sql: Self.schemaQuery)) }
+        statements += [
+          .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
+          .init(sql: "SELECT \(Numbering.columns)", needs: Needs.select),
+        ]
+        let answers = try connection.run(statements)
+        if checking, answers.count > 1 {
+          if let problem = Self.schemaProblem(answers[1]) {
+            throw PostgresError.badData(place, problem)
+          }
+          if answers[1].rows > 0 { schemaChecked = true }
+        }
+        guard let numberingAnswer = answers.last else {
+          throw PostgresError.badData(place, "the last order number is not a number")
+        }
+        let numbering = try Numbering(numberingAnswer, from: 0, place: place)
+        try numbering.check(place)
+        let lastNumber = numbering.last
+        // Refs are letters, digits and -_.:/, so each goes quoted into the array's text form
+        // as it is; the array is a parameter, never SQL text.
+        var list = Array("{".utf8)
+        for (index, reference) in drafts.compactMap(\.reference).enumerated() {
+          if index > 0 { list.append(UInt8(ascii: ",")) }
+          list.append(UInt8(ascii: "\""))
+          list.append(contentsOf: reference.text.utf8)
+          list.append(UInt8(ascii: "\""))
+        }
+        list.append(UInt8(ascii: "}"))
+        let held = try connection.run(
+          "SELECT \(Self.columns) WHERE ref = ANY($1::text[])", [PostgresParameter(text: list)])
+        var existing: [Reference: Order] = [:]
+        for row in 0..<held.rows {
+          let order = try Self.order(in: held, row, place: connection.place)
+          if let reference = order.reference { existing[reference] = order }
+        }
+        guard let planned = Placement.plan(drafts, after: lastNumber, existing: { existing[$0] })
+        else { throw OrdersFull(last: lastNumber ?? 0) }
+        plan = planned
+        if plan.new.isEmpty {
+          _ = try connection.run("ROLLBACK")
+          return plan.placements
+        }
+        var json: [UInt8] = []
+        for order in plan.new {
+          rows.startRow(fields: 6)
+          rows.append(order.number)
+          guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
+            throw PostgresError.badData(
+              connection.place, "order \(order.number): the time is out of PostgreSQL's range")
+          }
+          json.removeAll(keepingCapacity: true)
+          OrderJSON.appendItems(order.lines, to: &json)
+          rows.appendJSONB(json)
+          rows.append(order.total)
+          rows.append(order.payable)
+          rows.appendText(order.reference?.text)
+        }
+      } catch {
+        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+        throw error
+      }
+      let sql =
+        "COPY \(Self.table) (number, placed_at, items, total, payable, ref) FROM STDIN "
+        + "(FORMAT binary)"
+      switch connection.copyThenCommit(sql, rows, needs: Needs.copy) {
+      case .committed:
+        if let last = plan.new.last { lastSaved = last.number }
+        return plan.placements
+      case .refused(let error, _):
+        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+        throw error
+      case .unknown(_, let why):
+        let unconfirmed = PostgresError.unconfirmed(
+          connection.place, first: plan.new.first?.number, count: plan.new.count,
+          lastReported: lastSaved, why: why)
+        guard plan.new.allSatisfy({ $0.reference != nil }) else { throw unconfirmed }
+        // Every order of the group has a ref: placing them again can't place any twice.
+        throw PostgresError(
+          status: .temporaryFailure,
+          message: unconfirmed.message.replacing(
+            /; check with .*$/, with: "; their refs make it safe to run the same command again"))
+      }
+    }
+
+    public func order(
+      referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    ) throws -> Bool {
+      let (connection, result) = try withTable { connection in
+        let result = try connection.run(
+          "SELECT \(Self.columns) WHERE ref = $1",
+          [PostgresParameter(text: Array(reference.text.utf8))])
+        return (connection, result)
+      }
+      guard result.rows > 0 else { return false }
+      try visit(try Self.order(in: result, 0, place: connection.place), nil)
+      return true
+    }
+
     /// The drafts as orders numbered on from `last`.
     private static func numbered(_ drafts: [Draft], after last: Int) throws -> [Order] {
       var orders: [Order] = []
@@ -376,7 +497,7 @@
     // Internal, not private: PostgresOrders+History.swift reads through these.
     static let columns =
       "number, CASE WHEN isfinite(placed_at) THEN extract(epoch FROM placed_at)::int8 END, "
-      + "items, total, payable FROM \(table)"
+      + "items, total, payable, ref FROM \(table)"
 
     /// Before a read: checks the table is `shop`'s (once), and with `numbering`, the numbers a
     /// writer would continue, as `place` does, so readers and writers agree. One round trip.
@@ -524,8 +645,15 @@
       guard UTCTime.seconds.contains(Int64(seconds)) else {
         throw bad("placed_at is outside the years 0000 to 9999")
       }
+      var reference: Reference?
+      if let text = result.bytes(row, 5) {
+        guard let valid = Reference(text) else { throw bad("the ref is not a valid ref") }
+        reference = valid
+      }
       guard
-        let draft = Draft(lines: lines, placedAt: Timestamp(secondsSince1970: Int64(seconds))),
+        let draft = Draft(
+          lines: lines, placedAt: Timestamp(secondsSince1970: Int64(seconds)),
+          reference: reference),
         draft.total == total, Order.payable(total: total) == payable
       else { throw bad("total or payable does not match the items") }
       return Order(number: number, draft: draft)
@@ -539,7 +667,9 @@
       let connection = try connect()
       do {
         return try body(connection)
-      } catch let error as PostgresError where error.sqlState == "42P01" {  // undefined_table
+      } catch let error as PostgresError
+        where error.sqlState == "42P01" || error.sqlState == "42703"
+      {  // undefined_table; undefined_column: a table made before refs
         _ = try? connection.run("ROLLBACK")
         try createTable(on: connection)
         return try body(connection)
@@ -555,12 +685,17 @@
 
     /// Under a lock, so two first users don't race on CREATE TABLE.
     private func createTable(on connection: PostgresConnection) throws {
-      let columns = Self.schema.map { "  \($0.name) \($0.declaration)" }
+      // `ref` is nullable, so it is not among the checked columns; a table made before refs
+      // gets it here, the first time a statement finds it missing.
+      let columns = Self.schema.map { "  \($0.name) \($0.declaration)" } + ["  ref text UNIQUE"]
       try connection.run([
         .init(sql: "BEGIN"), .init(sql: "SELECT pg_advisory_xact_lock(\(Self.schemaLock))"),
         .init(
           sql: "CREATE TABLE IF NOT EXISTS \(Self.table) (\n"
             + columns.joined(separator: ",\n") + "\n)", needs: Needs.create),
+        .init(
+          sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS ref text UNIQUE",
+          needs: Needs.addReference),
         .init(sql: "COMMIT"),
       ])
     }

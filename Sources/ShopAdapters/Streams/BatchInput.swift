@@ -154,6 +154,6 @@ public final class BatchInput: RequestSource {
     while start < end, CartSyntax.isBlank(line[start]) { start += 1 }
     if start == end || line[start] == UInt8(ascii: "#") { return }
     let text = UnsafeBufferPointer(rebasing: line[start..<end])
-    requests.append(Request(line: lineNumber, cart: CartSyntax.cart(line: text)))
+    requests.append(CartSyntax.request(line: text, number: lineNumber))
   }
 }

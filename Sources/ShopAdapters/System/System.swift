@@ -249,6 +249,59 @@ public final class Descriptor: Sendable {
 
 }
 
+/// A file's bytes mapped into memory and shared with the file: a store reaches the page cache
+/// at once, with no copy, and other processes see it. Unmapped when the value goes away.
+final class MappedFile {
+  let bytes: UnsafeMutableRawBufferPointer
+
+  /// Maps the first `length` bytes of `file`, which must already be that long (a store to a
+  /// page past the end, or to a block a full disk can't supply, would kill the process).
+  init(_ file: Descriptor, length: Int, writable: Bool) throws(SystemError) {
+    let protection = writable ? PROT_READ | PROT_WRITE : PROT_READ
+    guard length > 0,
+      let base = mmap(nil, length, protection, MAP_SHARED, file.raw, 0), base != MAP_FAILED
+    else { throw SystemError("mmap", code: length > 0 ? errno : EINVAL) }
+    bytes = UnsafeMutableRawBufferPointer(start: base, count: length)
+  }
+
+  deinit {
+    _ = munmap(bytes.baseAddress, bytes.count)
+  }
+
+  /// Drops the pages of `range` (rounded in to whole pages) from this process's memory; the
+  /// file keeps their bytes, and touching them again reads them back.
+  func release(_ range: Range<Int>) {
+    let page = 4096
+    let start = (range.lowerBound + page - 1) / page * page
+    let end = range.upperBound / page * page
+    guard let base = bytes.baseAddress, start < end else { return }
+    _ = madvise(base + start, end - start, MADV_DONTNEED)
+  }
+}
+
+extension Descriptor {
+  /// Gives the file `size` bytes of zeros, with every block reserved now where the system can
+  /// (a full disk fails here, not later when a mapped page is first stored to).
+  func allocate(size: Int) throws(SystemError) {
+    _ = try retrying("ftruncate") { ftruncate(raw, off_t(size)) }
+    #if os(Linux)
+      let code = posix_fallocate(raw, 0, off_t(size))
+      if code != 0 && code != EOPNOTSUPP && code != EINVAL {
+        throw SystemError("fallocate", code: code)
+      }
+    #endif
+  }
+
+  /// Opens `path` to read and write in place (no append), creating it when missing.
+  static func openInPlace(_ path: FilePath) throws(SystemError) -> Descriptor {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    let raw = try retrying("open") {
+      path.withCString { systemOpen($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o644) }
+    }
+    return Descriptor(raw: raw, owned: true)
+  }
+}
+
 /// Calls `body` until it is not interrupted; a negative result is the call's failure.
 func retrying<Result: BinaryInteger>(
   _ call: String, _ body: () -> Result
@@ -267,6 +320,10 @@ private func systemOpen(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mo
 
 private func systemRead(_ raw: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
   read(raw, buffer, count)
+}
+
+private func systemRename(_ old: UnsafePointer<CChar>, _ new: UnsafePointer<CChar>) -> Int32 {
+  rename(old, new)
 }
 
 private func systemWrite(_ raw: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
@@ -339,6 +396,37 @@ public enum System {
     }
     let folder = Descriptor(raw: raw, owned: true)
     try folder.sync()
+  }
+
+  /// Moves `from` over `to` in one step: a reader finds either file whole.
+  static func rename(_ from: FilePath, to: FilePath) throws(SystemError) {
+    guard !from.bytes.contains(0), !to.bytes.contains(0) else { throw .notAPath }
+    let result = from.withCString { old in to.withCString { new in systemRename(old, new) } }
+    guard result == 0 else { throw SystemError("rename") }
+  }
+
+  /// Removes the file at `path`; nothing there is no error.
+  static func remove(_ path: FilePath) throws(SystemError) {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    guard path.withCString({ unlink($0) }) == 0 || errno == ENOENT else {
+      throw SystemError("unlink")
+    }
+  }
+
+  /// What tells this boot of the machine from any other (Linux's random boot id), or nil
+  /// where there is none: memory written before a crash of the machine is not trusted after.
+  static func bootIdentity() -> [UInt8]? {
+    #if os(Linux)
+      guard let file = try? Descriptor.open(FilePath("/proc/sys/kernel/random/boot_id"), .read)
+      else { return nil }
+      var bytes = [UInt8](repeating: 0, count: 64)
+      guard let count = try? file.read(into: &bytes, 0..<64, at: 0), count >= 32 else {
+        return nil
+      }
+      return Array(bytes[..<count])
+    #else
+      return nil
+    #endif
   }
 
   /// Seconds since 1970 in UTC.

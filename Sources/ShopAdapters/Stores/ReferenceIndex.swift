@@ -1,0 +1,562 @@
+import ShopCore
+
+/// Where each reference of an orders file is, in a hash table kept beside it (`PATH.refs`), so
+/// that finding a reference costs a few reads whatever the number of orders.
+///
+/// The index is derived, never the truth: every hit is checked against the orders file (the
+/// line at the recorded offset must be an order with that reference), its header records how
+/// far into the orders file it is complete, and the lines after that point are read from the
+/// orders file and added before any look-up. An index that is missing, corrupt, made for
+/// another orders file (another inode, a shorter file, another line where it stopped) or
+/// written before the machine last restarted (its pages may never have reached the disk) is
+/// rebuilt from the orders file. Every change is made under the orders file's exclusive lock,
+/// after the orders it records are synced, so a crash at any point leaves it behind the
+/// orders, never ahead of them nor wrong.
+///
+/// Layout: a 4 KiB header, then `capacity` slots of 16 bytes (a reference's 64-bit hash,
+/// never 0, and the offset of its order's line), open addressing with linear probing, at most
+/// half full. When no file can be kept (a full disk, a read-only folder), the same table
+/// lives in memory for the run.
+final class ReferenceIndex {
+  let path: FilePath
+  private let ordersPath: FilePath
+  private let boot: UInt64
+  private var table: Table?
+
+  init(orders: FilePath) {
+    ordersPath = orders
+    path = FilePath(orders.bytes + Array(".refs".utf8))
+    boot = System.bootIdentity().map { Reference.fingerprint($0) } ?? 0
+  }
+
+  /// One line of the orders file to read: its offset and the end of the complete lines.
+  struct Orders {
+    let file: Descriptor
+    let identity: FileIdentity
+    /// The end of the last complete line: nothing after it is read.
+    let end: Int
+    /// Whether the index may be written (the caller holds the exclusive lock).
+    let writable: Bool
+  }
+
+  // MARK: - Use
+
+  /// Makes the index describe every complete line of `orders`: reopens it if another process
+  /// replaced it, rebuilds it if it can't be trusted, adds the lines after where it stopped.
+  func prepare(_ orders: Orders) throws(FileError) {
+    if let table, let identity = table.identity,
+      (try? System.identity(of: path)) != identity
+    {
+      self.table = nil
+    }
+    if table == nil { table = open(orders) }
+    guard let table, table.trusted(for: orders, boot: boot),
+      try covers(table, orders)
+    else {
+      try rebuild(orders)
+      return
+    }
+    // A reader may not write the file: it reads the lines after the index's end per look-up.
+    guard orders.writable || table.identity == nil else { return }
+    if try !catchUp(table, orders, checking: true) { try rebuild(orders) }
+  }
+
+  /// The order that holds `reference`, checked against the orders file; nil when none does.
+  func order(for reference: Reference, in orders: Orders) throws(FileError) -> Order? {
+    guard let table else { return nil }
+    do throws(Failure) {
+      if let order = try find(reference, in: table, orders) { return order }
+    } catch {
+      guard case .untrusted = error else { throw error.fileError }
+      // A slot that points at no such line: the index is not this file's.
+      try rebuild(orders)
+      guard let rebuilt = self.table else { return nil }
+      do throws(Failure) {
+        return try find(reference, in: rebuilt, orders)
+      } catch {
+        guard case .untrusted = error else { throw error.fileError }
+        return try scan(for: reference, from: 0, orders)
+      }
+    }
+    guard table.indexedEnd < orders.end else { return nil }
+    return try scan(for: reference, from: table.indexedEnd, orders)
+  }
+
+  /// The order holding `reference` among the lines from `start`, read one by one.
+  private func scan(for reference: Reference, from start: Int, _ orders: Orders)
+    throws(FileError) -> Order?
+  {
+    var found: Order?
+    try lines(of: orders, from: start) { offset, line throws(FileError) in
+      guard let order = try? OrderJSON.order(from: line) else { return true }
+      if order.reference == reference { found = order }
+      return found == nil
+    }
+    return found
+  }
+
+  /// Reads the first slot of every ref of a group before any is looked up: the reads don't
+  /// wait on each other, so a group's cache misses overlap instead of coming one by one, and
+  /// the look-ups and inserts that follow find the slots in the cache.
+  func prefetch(_ drafts: [Draft]) {
+    guard let table else { return }
+    var sum: UInt64 = 0
+    for draft in drafts {
+      guard let reference = draft.reference else { continue }
+      sum &+= table.slot(Int(truncatingIfNeeded: reference.fingerprint) & (table.capacity - 1)).hash
+    }
+    prefetched = sum  // Kept, so the reads are not optimized away.
+  }
+
+  private var prefetched: UInt64 = 0
+
+  /// Records new orders, already synced in the orders file at `offsets`, and that the index
+  /// now covers the file up to `end`, where the last line starts at `lastStart`.
+  func record(
+    _ references: [(Reference, Int)], end: Int, lastStart: Int, last: Int, _ orders: Orders
+  ) throws(SystemError) {
+    guard var table else { return }
+    // Grown once to its size for the group, not doubled step by step as it fills.
+    while (table.count + references.count) * 2 > table.capacity {
+      table = try table.grown(at: path)
+      self.table = table
+    }
+    for (reference, offset) in references {
+      table = try insert(reference.fingerprint, offset, into: table)
+    }
+    try table.finish(end: end, lastStart: lastStart, last: last, orders, boot: boot)
+  }
+
+  /// Forgets the table, so the next use opens (or rebuilds) it again.
+  func drop() {
+    table = nil
+  }
+
+  // MARK: - Looking up
+
+  private enum Failure: Error {
+    case untrusted
+    case file(FileError)
+
+    /// For `.untrusted`, which callers handle first, a bug's message.
+    var fileError: FileError {
+      switch self {
+      case .file(let error): return error
+      case .untrusted: return .unreadable(FilePath("index"), .shortRead)
+      }
+    }
+  }
+
+  private func find(_ reference: Reference, in table: Table, _ orders: Orders) throws(Failure)
+    -> Order?
+  {
+    let hash = reference.fingerprint
+    var slot = Int(truncatingIfNeeded: hash) & (table.capacity - 1)
+    for _ in 0..<table.capacity {
+      let (slotHash, offset) = table.slot(slot)
+      if slotHash == 0 { return nil }
+      if slotHash == hash {
+        // The line must hold a ref of this hash: another ref is a slot that lies, not a
+        // collision.
+        guard offset < orders.end, let line = try orderLine(at: offset, orders),
+          let held = line.order.reference, held.fingerprint == hash
+        else { throw .untrusted }
+        if held == reference { return line.order }
+      }
+      slot = (slot + 1) & (table.capacity - 1)
+    }
+    return nil
+  }
+
+  /// The order on the line that starts at `offset` and where the line ends; nil when no
+  /// order line starts there.
+  private func orderLine(at offset: Int, _ orders: Orders) throws(Failure)
+    -> (order: Order, end: Int)?
+  {
+    let start = max(0, offset - 1)
+    var length = min(4096, orders.end - start)
+    while true {
+      var bytes = [UInt8](repeating: 0, count: length)
+      let got: Int
+      do { got = try orders.file.read(into: &bytes, 0..<length, at: start) } catch {
+        throw .file(.unreadable(ordersPath, error))
+      }
+      guard got == length else { throw .file(.unreadable(ordersPath, .shortRead)) }
+      let skip = offset - start
+      if skip == 1 && bytes[0] != UInt8(ascii: "\n") { return nil }
+      if let newline = bytes[skip...].firstIndex(of: UInt8(ascii: "\n")) {
+        let order = try? OrderJSON.order(from: Array(bytes[skip..<newline]))
+        return order.map { ($0, start + newline + 1) }
+      }
+      if start + length >= orders.end { return nil }
+      length = min(length * 4, orders.end - start)
+    }
+  }
+
+  // MARK: - Keeping it complete
+
+  /// Whether the index stopped at a line of this file: where it says its last line starts,
+  /// there is that order, ending where it says.
+  private func covers(_ table: Table, _ orders: Orders) throws(FileError) -> Bool {
+    let end = table.indexedEnd
+    guard end <= orders.end else { return false }
+    if end == 0 { return table.indexedLast == 0 }
+    do throws(Failure) {
+      guard let line = try orderLine(at: table.indexedLastStart, orders) else { return false }
+      return line.end == end && line.order.number == table.indexedLast
+    } catch {
+      guard case .untrusted = error else { throw error.fileError }
+      return false
+    }
+  }
+
+  /// Adds the references of the lines after where the index stopped. `checking`: their
+  /// numbers must go on from its last one, or the index was made for other lines (false).
+  private func catchUp(_ table: Table, _ orders: Orders, checking: Bool) throws(FileError)
+    -> Bool
+  {
+    guard table.indexedEnd < orders.end else { return true }
+    var table = table
+    var previous: Int? = table.indexedLast == 0 ? nil : table.indexedLast
+    var lastStart = table.indexedLastStart
+    var broken = false
+    var lineNumber: Int? = table.indexedEnd == 0 ? 1 : nil
+    do throws(FileError) {
+      try lines(of: orders, from: table.indexedEnd) { offset, line throws(FileError) in
+        let order: Order
+        do throws(OrderJSONError) {
+          order = try OrderJSON.order(from: line)
+        } catch {
+          var number = lineNumber ?? 0
+          if lineNumber == nil { number = try self.lineNumber(at: offset, orders) }
+          throw .badData(ordersPath, line: number, reason: "not an order: \(error.reason)")
+        }
+        lineNumber = lineNumber.map { $0 + 1 }
+        if checking, previous != nil, order.number != Order.number(after: previous) {
+          broken = true
+          return false
+        }
+        previous = order.number
+        lastStart = offset
+        if let reference = order.reference {
+          do throws(SystemError) {
+            table = try insert(reference.fingerprint, offset, into: table)
+          } catch {
+            throw .cannotWrite(path, error)
+          }
+        }
+        return true
+      }
+    } catch {
+      guard case .cannotWrite = error, table.identity != nil else { throw error }
+      // No room for the index: keep it in memory for this run, complete.
+      try rebuildInMemory(orders)
+      return true
+    }
+    if broken { return false }
+    do {
+      try table.finish(
+        end: orders.end, lastStart: lastStart, last: previous ?? 0, orders, boot: boot)
+    } catch {
+      self.table = table.identity == nil ? table : nil
+    }
+    return true
+  }
+
+  /// Starts again from an empty table and the whole orders file.
+  private func rebuild(_ orders: Orders) throws(FileError) {
+    table = nil
+    if orders.writable, let fresh = try? Table.create(at: path, capacity: Table.minimumCapacity) {
+      table = fresh
+      // Every line as it is, numbering unchecked: a listing is where a gap is reported.
+      _ = try catchUp(fresh, orders, checking: false)
+      return
+    }
+    try rebuildInMemory(orders)
+  }
+
+  private func rebuildInMemory(_ orders: Orders) throws(FileError) {
+    let fresh = Table.inMemory(capacity: Table.minimumCapacity)
+    table = fresh
+    _ = try catchUp(fresh, orders, checking: false)
+  }
+
+  /// Adds a slot, growing the table first when it would be more than half full.
+  private func insert(_ hash: UInt64, _ offset: Int, into table: Table) throws(SystemError)
+    -> Table
+  {
+    var table = table
+    if (table.count + 1) * 2 > table.capacity {
+      table = try table.grown(at: path)
+      self.table = table
+    }
+    // A table with no free slot despite its count is corrupt: the caller starts again.
+    guard table.insert(hash, offset) else { throw SystemError.noProgress }
+    return table
+  }
+
+  // MARK: - Reading the orders file
+
+  /// Calls `body` with each complete line from `start` to the end and its offset; `body`
+  /// returns false to stop.
+  private func lines(
+    of orders: Orders, from start: Int,
+    _ body: (Int, UnsafeBufferPointer<UInt8>) throws(FileError) -> Bool
+  ) throws(FileError) {
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var filled = 0
+    var bufferOffset = start
+    while bufferOffset + filled < orders.end {
+      if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
+      let length = min(buffer.count - filled, orders.end - bufferOffset - filled)
+      let got: Int
+      do {
+        got = try orders.file.read(
+          into: &buffer, filled..<(filled + length), at: bufferOffset + filled)
+      } catch {
+        throw .unreadable(ordersPath, error)
+      }
+      guard got == length else { throw .unreadable(ordersPath, .shortRead) }
+      filled += length
+      var consumed = 0
+      var stop = false
+      try buffer.withUnsafeBufferPointer { bytes throws(FileError) in
+        while !stop,
+          let newline = System.firstIndex(
+            of: UInt8(ascii: "\n"),
+            in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[consumed..<filled])))
+        {
+          let line = UnsafeBufferPointer(rebasing: bytes[consumed..<(consumed + newline)])
+          if try !body(bufferOffset + consumed, line) { stop = true }
+          consumed += newline + 1
+        }
+      }
+      if stop { return }
+      buffer.replaceSubrange(0..<consumed, with: [])
+      buffer += [UInt8](repeating: 0, count: consumed)
+      filled -= consumed
+      bufferOffset += consumed
+    }
+  }
+
+  /// The 1-based line that starts at `offset`: for an error message only.
+  private func lineNumber(at offset: Int, _ orders: Orders) throws(FileError) -> Int {
+    var count = 1
+    var position = 0
+    var block = [UInt8](repeating: 0, count: 1 << 16)
+    while position < offset {
+      let length = min(block.count, offset - position)
+      let got: Int
+      do { got = try orders.file.read(into: &block, 0..<length, at: position) } catch {
+        throw .unreadable(ordersPath, error)
+      }
+      guard got == length else { throw .unreadable(ordersPath, .shortRead) }
+      count += block[..<length].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+      position += length
+    }
+    return count
+  }
+}
+
+/// The hash table's bytes: a mapped file, or memory for one run.
+private struct Table {
+  static let headerBytes = 4096
+  static let slotBytes = 16
+  static let minimumCapacity = 256
+  static let magic: UInt64 = 0x3146_4552_5053_4853  // "SHSPREF1", little-endian
+
+  private enum Field: Int {
+    case magic = 0
+    case capacity = 8
+    case count = 16
+    case indexedEnd = 24
+    case indexedLast = 32
+    case indexedLastStart = 40
+    case device = 48
+    case inode = 56
+    case boot = 64
+    case checksum = 72
+  }
+
+  /// Keeps the mapping or the memory alive as long as any copy of the table.
+  private final class Storage {
+    let file: Descriptor?
+    let map: MappedFile?
+    let bytes: UnsafeMutableRawBufferPointer
+
+    init(file: Descriptor, map: MappedFile) {
+      self.file = file
+      self.map = map
+      self.bytes = map.bytes
+    }
+
+    init(memory count: Int) {
+      file = nil
+      map = nil
+      bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
+      bytes.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    deinit {
+      if map == nil { bytes.deallocate() }
+    }
+  }
+
+  private let storage: Storage
+  /// The index file's identity; nil for a table in memory.
+  let identity: FileIdentity?
+
+  private init(storage: Storage, identity: FileIdentity?) {
+    self.storage = storage
+    self.identity = identity
+  }
+
+  private func load(_ field: Field) -> UInt64 {
+    storage.bytes.load(fromByteOffset: field.rawValue, as: UInt64.self)
+  }
+
+  private func store(_ value: UInt64, _ field: Field) {
+    storage.bytes.storeBytes(of: value, toByteOffset: field.rawValue, as: UInt64.self)
+  }
+
+  var capacity: Int { Int(truncatingIfNeeded: load(.capacity)) }
+  var count: Int { Int(truncatingIfNeeded: load(.count)) }
+  var indexedEnd: Int { Int(truncatingIfNeeded: load(.indexedEnd)) }
+  var indexedLast: Int { Int(truncatingIfNeeded: load(.indexedLast)) }
+  var indexedLastStart: Int { Int(truncatingIfNeeded: load(.indexedLastStart)) }
+
+  private var checksum: UInt64 {
+    Reference.fingerprint(UnsafeRawBufferPointer(rebasing: storage.bytes[..<72]))
+  }
+
+  /// A well-formed header for a table this size, for this orders file, written this boot
+  /// (or synced, where the system tells no boots apart).
+  func trusted(for orders: ReferenceIndex.Orders, boot: UInt64) -> Bool {
+    // Sizes from the file are compared, never multiplied: a corrupt one must not overflow.
+    let capacity = self.capacity
+    let slots = (storage.bytes.count - Table.headerBytes) / Table.slotBytes
+    guard load(.magic) == Table.magic, load(.checksum) == checksum,
+      capacity >= Table.minimumCapacity, capacity == slots, capacity & (capacity - 1) == 0,
+      count >= 0, count <= capacity / 2, load(.boot) == boot,
+      identity == nil
+        || (load(.device) == orders.identity.device && load(.inode) == orders.identity.inode)
+    else { return false }
+    return true
+  }
+
+  func slot(_ index: Int) -> (hash: UInt64, offset: Int) {
+    let at = Table.headerBytes + index * Table.slotBytes
+    return (
+      storage.bytes.load(fromByteOffset: at, as: UInt64.self),
+      Int(truncatingIfNeeded: storage.bytes.load(fromByteOffset: at + 8, as: UInt64.self))
+    )
+  }
+
+  /// Adds a slot unless the same one is there (lines added again after a crash).
+  /// - Returns: false when no slot is free, which only a corrupt table can be.
+  @discardableResult
+  func insert(_ hash: UInt64, _ offset: Int) -> Bool {
+    var index = Int(truncatingIfNeeded: hash) & (capacity - 1)
+    var probes = 0
+    while true {
+      let (slotHash, slotOffset) = slot(index)
+      if slotHash == 0 { break }
+      if slotHash == hash && slotOffset == offset { return true }
+      probes += 1
+      if probes == capacity { return false }
+      index = (index + 1) & (capacity - 1)
+    }
+    let at = Table.headerBytes + index * Table.slotBytes
+    storage.bytes.storeBytes(
+      of: UInt64(truncatingIfNeeded: offset), toByteOffset: at + 8, as: UInt64.self)
+    storage.bytes.storeBytes(of: hash, toByteOffset: at, as: UInt64.self)
+    store(UInt64(count + 1), .count)
+    return true
+  }
+
+  /// Says the table covers the orders file up to `end`. Where boots can't be told apart, the
+  /// slots are synced before the header says so.
+  func finish(
+    end: Int, lastStart: Int, last: Int, _ orders: ReferenceIndex.Orders, boot: UInt64
+  ) throws(SystemError) {
+    if boot == 0, let file = storage.file { try file.sync() }
+    store(UInt64(truncatingIfNeeded: end), .indexedEnd)
+    store(UInt64(truncatingIfNeeded: lastStart), .indexedLastStart)
+    store(UInt64(truncatingIfNeeded: last), .indexedLast)
+    store(orders.identity.device, .device)
+    store(orders.identity.inode, .inode)
+    store(boot, .boot)
+    store(checksum, .checksum)
+  }
+
+  /// An empty table in a new file at `path`, which replaces any file there.
+  static func create(at path: FilePath, capacity: Int) throws(SystemError) -> Table {
+    let new = FilePath(path.bytes + Array(".new".utf8))
+    try System.remove(new)
+    let file = try Descriptor.openInPlace(new)
+    do {
+      try file.allocate(size: headerBytes + capacity * slotBytes)
+      let table = Table(
+        storage: Storage(
+          file: file,
+          map: try MappedFile(file, length: headerBytes + capacity * slotBytes, writable: true)),
+        identity: try file.status().identity)
+      table.store(magic, .magic)
+      table.store(UInt64(capacity), .capacity)
+      try System.rename(new, to: path)
+      return table
+    } catch {
+      try? System.remove(new)
+      throw error
+    }
+  }
+
+  static func inMemory(capacity: Int) -> Table {
+    let table = Table(
+      storage: Storage(memory: headerBytes + capacity * slotBytes), identity: nil)
+    table.store(magic, .magic)
+    table.store(UInt64(capacity), .capacity)
+    return table
+  }
+
+  /// A table twice the size with the same slots and header; a file replaces this one.
+  func grown(at path: FilePath) throws(SystemError) -> Table {
+    let capacity = self.capacity * 2
+    let bigger =
+      identity == nil
+      ? Table.inMemory(capacity: capacity) : try Table.create(at: path, capacity: capacity)
+    // Read a chunk at a time and let go of each one read: the old and the new table are
+    // never both in memory.
+    let chunk = 1 << 16
+    for start in stride(from: 0, to: self.capacity, by: chunk) {
+      for index in start..<min(start + chunk, self.capacity) {
+        let (hash, offset) = slot(index)
+        if hash != 0 { bigger.insert(hash, offset) }
+      }
+      storage.map?.release(
+        (Table.headerBytes + start * Table.slotBytes)..<min(
+          storage.bytes.count, Table.headerBytes + (start + chunk) * Table.slotBytes))
+    }
+    for field in [Field.indexedEnd, .indexedLast, .indexedLastStart, .device, .inode, .boot] {
+      bigger.store(load(field), field)
+    }
+    bigger.store(bigger.checksum, .checksum)
+    return bigger
+  }
+
+  /// Opens the table at `path`, or nil when there is none of the right size.
+  static func open(at path: FilePath, writable: Bool) -> Table? {
+    guard let file = try? writable ? Descriptor.openInPlace(path) : Descriptor.open(path, .read),
+      let status = try? file.status(), status.kind == .regular,
+      status.size > headerBytes, (status.size - headerBytes) % slotBytes == 0,
+      let map = try? MappedFile(file, length: status.size, writable: writable)
+    else { return nil }
+    return Table(storage: Storage(file: file, map: map), identity: status.identity)
+  }
+}
+
+extension ReferenceIndex {
+  fileprivate func open(_ orders: Orders) -> Table? {
+    Table.open(at: path, writable: orders.writable)
+  }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import ShopCore
+import ShopTestSupport
+import Testing
+
+@testable import ShopAdapters
+
+/// References in the file store: at most once per file, through an index that is derived from
+/// the orders file and rebuilt whenever it can't be trusted.
+struct ReferenceIndexTests {
+  let time = Timestamp(secondsSince1970: 1_796_018_803)
+
+  func draft(_ ref: String?, _ items: KeyValuePairs<String, Int> = ["pen": 1]) throws -> Draft {
+    let lines = items.map { OrderLine(sku: $0.key, quantity: $0.value, price: 30) }
+    return try #require(
+      Draft(lines: lines, placedAt: time, reference: ref.flatMap { Reference($0) }))
+  }
+
+  func found(_ ref: String, in path: String) throws -> Int? {
+    var number: Int?
+    let reference = try #require(Reference(ref))
+    _ = try FileOrders(path: path).order(referenced: reference) { order, _ in
+      number = order.number
+    }
+    return number
+  }
+
+  func numbers(_ path: String) throws -> [Int] {
+    var numbers: [Int] = []
+    try FileOrders(path: path).readAll { order, _ in numbers.append(order.number) }
+    return numbers
+  }
+
+  @Test func aRefPlacedAgainIsTheSameOrderOrARefusalAndSavesNothing() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    let first = try FileOrders(path: path).place([draft("web-5512", ["pen": 2, "lamp": 1])])
+    let order = try #require(first.first?.order)
+    #expect(first == [.placed(order)])
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    // Another process, another store: found through the index file.
+    let again = try FileOrders(path: path).place([
+      draft("web-5512", ["lamp": 1, "pen": 2]), draft("web-5512", ["pen": 2]),
+      draft("web-5512", ["pen": 2, "lamp": 2]), draft("web-5512", ["pen": 2, "lamp": 1, "ink": 1]),
+    ])
+    #expect(again == [.alreadyPlaced(order), .conflict(order), .conflict(order), .conflict(order)])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "nothing was written")
+    #expect(try found("web-5512", in: path) == 1001)
+    #expect(try found("web-5513", in: path) == nil)
+  }
+
+  @Test func aRefTwiceInOneGroupIsPlacedOnce() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    let placed = try FileOrders(path: path).place([
+      draft("a"), draft(nil), draft("a"), draft("a", ["pen": 2]), draft("b"), draft(nil),
+    ])
+    #expect(placed.map(\.order.number) == [1001, 1002, 1001, 1001, 1003, 1004])
+    #expect(
+      placed.map { if case .placed = $0 { return true } else { return false } } == [
+        true, true, false, false, true, true,
+      ])
+    #expect(try numbers(path) == [1001, 1002, 1003, 1004])
+  }
+
+  @Test func anOrderWithoutARefIsTheLineOfBeforeAndMakesNoIndex() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    _ = try FileOrders(path: path).save([draft(nil, ["pen": 2, "lamp": 1])])
+    #expect(
+      try folder.read("orders.jsonl")
+        == #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30},{"sku":"lamp","quantity":1,"price":30}],"total":90,"payable":90,"placedAt":"2026-11-30T06:06:43Z"}"#
+        + "\n")
+    #expect(!FileManager.default.fileExists(atPath: path + ".refs"))
+    _ = try FileOrders(path: path).place([draft("web-1")])
+    #expect(
+      try folder.read("orders.jsonl").hasSuffix(
+        #"{"number":1002,"ref":"web-1","items":[{"sku":"pen","quantity":1,"price":30}],"total":30,"payable":30,"placedAt":"2026-11-30T06:06:43Z"}"#
+          + "\n"))
+    #expect(FileManager.default.fileExists(atPath: path + ".refs"))
+  }
+
+  @Test func anOrdersFileOfTodaysFormatTakesRefsAndStaysReadable() throws {
+    let folder = try TemporaryFolder()
+    // Written by an older shop: no "ref" anywhere, and a layout of its own on line 2.
+    let path = try folder.write(
+      "orders.jsonl",
+      #"{"number":1001,"items":[{"sku":"pen","quantity":1,"price":30}],"total":30,"payable":30,"placedAt":"2026-11-30T06:06:43Z"}"#
+        + "\n"
+        + #"{ "placedAt": "2026-11-30T06:06:43Z", "number": 1002, "total": 30, "payable": 30, "items": [{"price": 30, "quantity": 1, "sku": "pen"}] }"#
+        + "\n")
+    let placed = try FileOrders(path: path).place([draft("web-1"), draft("web-1")])
+    #expect(placed.map(\.order.number) == [1003, 1003])
+    #expect(try numbers(path) == [1001, 1002, 1003])
+    #expect(try found("web-1", in: path) == 1003)
+    // A ref written in another layout is read too, and is held like any other.
+    try Data(
+      (try folder.read("orders.jsonl")
+        + #"{ "ref" : "web-2", "number": 1004, "total": 30, "payable": 30, "placedAt": "2026-11-30T06:06:43Z", "items": [{"price": 30, "quantity": 1, "sku": "pen"}] }"#
+        + "\n").utf8
+    ).write(to: URL(fileURLWithPath: path))
+    #expect(
+      try FileOrders(path: path).place([draft("web-2")]) == [
+        .alreadyPlaced(try #require(Order(number: 1004, draft: draft("web-2")) as Order?))
+      ])
+  }
+
+  /// Each way an index can be wrong: every ref is still found, once, and new ones placed.
+  enum Damage: String, CaseIterable {
+    case deleted, stale, garbage, truncated, emptied, wrongOffset, otherFile
+  }
+
+  @Test(arguments: Damage.allCases)
+  func aDamagedIndexIsRebuiltFromTheOrdersFile(damage: Damage) throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    let index = path + ".refs"
+    _ = try FileOrders(path: path).place([draft("r0"), draft(nil), draft("r1")])
+    let early = try Data(contentsOf: URL(fileURLWithPath: index))
+    _ = try FileOrders(path: path).place((2..<300).map { try draft("r\($0)") })
+    switch damage {
+    case .deleted:
+      try FileManager.default.removeItem(atPath: index)
+    case .stale:
+      try early.write(to: URL(fileURLWithPath: index))
+    case .garbage:
+      var random = SystemRandomNumberGenerator()
+      let size = try Data(contentsOf: URL(fileURLWithPath: index)).count
+      try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }).write(
+        to: URL(fileURLWithPath: index))
+    case .truncated:
+      let data = try Data(contentsOf: URL(fileURLWithPath: index))
+      try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: index))
+    case .emptied:
+      try Data().write(to: URL(fileURLWithPath: index))
+    case .wrongOffset:
+      // Every slot points at the first line: each hit fails its check against the file.
+      var data = try Data(contentsOf: URL(fileURLWithPath: index))
+      for slot in stride(from: 4096, to: data.count, by: 16) {
+        data.replaceSubrange((slot + 8)..<(slot + 16), with: [UInt8](repeating: 0, count: 8))
+      }
+      try data.write(to: URL(fileURLWithPath: index))
+    case .otherFile:
+      // The orders file replaced by a copy (another inode) that is one order longer.
+      let copy = folder.file("copy.jsonl")
+      try FileManager.default.copyItem(atPath: path, toPath: copy)
+      try FileManager.default.removeItem(atPath: path)
+      try FileManager.default.moveItem(atPath: copy, toPath: path)
+      _ = try FileOrders(path: path).save([draft(nil)])
+    }
+    if damage != .deleted && damage != .otherFile {
+      // Readers never trust it either, and never write it.
+      let before = try? Data(contentsOf: URL(fileURLWithPath: index))
+      #expect(try found("r150", in: path) == 1152)
+      #expect(try found("r0", in: path) == 1001)
+      #expect(try found("nope", in: path) == nil)
+      #expect((try? Data(contentsOf: URL(fileURLWithPath: index))) == before)
+    }
+    let again = try FileOrders(path: path).place((0..<300).map { try draft("r\($0)") })
+    #expect(again.map(\.order.number) == [1001] + (1003...1301).map { $0 })
+    #expect(again.allSatisfy { if case .alreadyPlaced = $0 { return true } else { return false } })
+    let new = try FileOrders(path: path).place([draft("r300")])
+    let last = damage == .otherFile ? 1303 : 1302
+    #expect(new.map(\.order.number) == [last])
+    #expect(try found("r299", in: path) == 1301)
+    #expect(try numbers(path) == Array(1001...last))
+  }
+
+  @Test func aRefIsFoundWithoutReadingTheHistory() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    _ = try FileOrders(path: path).place((0..<50).map { try draft("r\($0)") })
+    // Spoil line 10 without moving a byte: a scan would stop there, the index never reads it.
+    var text = try folder.read("orders.jsonl")
+    let lines = text.split(separator: "\n")
+    let spoiled = String(repeating: "#", count: lines[9].utf8.count)
+    text = text.replacingOccurrences(of: String(lines[9]), with: spoiled)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let store = FileOrders(path: path)
+    #expect(try store.place([draft("r40"), draft("r50")]).map(\.order.number) == [1041, 1051])
+    #expect(try found("r3", in: path) == 1004)
+    // Without the index, placing a ref must read every line, and says where the file is bad.
+    try FileManager.default.removeItem(atPath: path + ".refs")
+    let error = try #require(throws: FileError.self) {
+      try FileOrders(path: path).place([draft("r51")])
+    }
+    #expect(error.status == .dataError)
+    #expect(error.message.contains(":10:"), "\(error.message)")
+  }
+
+  @Test func theIndexGrowsAndEveryRefStaysFound() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    let store = FileOrders(path: path)
+    for group in 0..<10 {
+      _ = try store.place((0..<500).map { try draft("g\(group)-\($0)") })
+      _ = try FileOrders(path: path).save([draft(nil)])  // Another writer, without refs.
+    }
+    let size = try #require(
+      FileManager.default.attributesOfItem(atPath: path + ".refs")[.size] as? Int)
+    #expect(size == 4096 + 16_384 * 16, "5,000 refs at most half full")
+    #expect(try found("g0-0", in: path) == 1001)
+    #expect(try found("g9-499", in: path) == 1001 + 9 * 501 + 499)
+    let again = try FileOrders(path: path).place((0..<500).map { try draft("g5-\($0)") })
+    #expect(again.map(\.order.number) == Array((1001 + 5 * 501)..<(1001 + 5 * 501 + 500)))
+  }
+
+  @Test func aRefAfterTheIndexedEndIsFoundByAReader() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    _ = try FileOrders(path: path).place([draft("a")])
+    let index = try Data(contentsOf: URL(fileURLWithPath: path + ".refs"))
+    _ = try FileOrders(path: path).place([draft("b")])
+    try index.write(to: URL(fileURLWithPath: path + ".refs"))  // Stale: knows only "a".
+    #expect(try found("b", in: path) == 1002)
+    #expect(try found("a", in: path) == 1001)
+  }
+}

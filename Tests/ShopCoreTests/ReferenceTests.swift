@@ -1,0 +1,130 @@
+import ShopCore
+import ShopTestSupport
+import Testing
+
+struct ReferenceTests {
+  let time = Timestamp(secondsSince1970: 1_796_018_803)
+
+  func draft(_ items: [(String, Int, Int)], ref: String? = nil) throws -> Draft {
+    let lines = items.map { OrderLine(sku: $0.0, quantity: $0.1, price: $0.2) }
+    return try #require(
+      Draft(lines: lines, placedAt: time, reference: ref.flatMap { Reference($0) }))
+  }
+
+  @Test(arguments: [
+    ("a", true), ("web-5512", true), ("A.b_c:d/e-9", true),
+    (String(repeating: "x", count: 64), true),
+    ("", false), (String(repeating: "x", count: 65), false), ("web 5512", false), ("@web", false),
+    ("café", false), ("a\"b", false), ("a\\b", false), ("a,b", false), ("a\nb", false),
+    ("a=b", false), ("#1", false),
+  ])
+  func aReferenceIsOneTo64SafeBytes(text: String, valid: Bool) {
+    #expect((Reference(text) != nil) == valid, "\(text)")
+    #expect(Reference.isValid(Array(text.utf8)) == valid)
+  }
+
+  @Test func sameItemsMeansSameSKUsAndQuantitiesInAnyOrderWhateverThePrices() throws {
+    let saved = Order(number: 1005, draft: try draft([("pen", 2, 30), ("lamp", 1, 190)]))
+    #expect(try draft([("lamp", 1, 190), ("pen", 2, 30)]).hasSameItems(as: saved))
+    #expect(try draft([("pen", 2, 31), ("lamp", 1, 1)]).hasSameItems(as: saved))
+    #expect(try draft([("pen", 1, 30), ("lamp", 1, 190), ("pen", 1, 30)]).hasSameItems(as: saved))
+    #expect(try !draft([("pen", 2, 30)]).hasSameItems(as: saved))
+    #expect(try !draft([("pen", 3, 30), ("lamp", 1, 190)]).hasSameItems(as: saved))
+    #expect(try !draft([("pen", 2, 30), ("lamp", 1, 190), ("ink", 1, 7)]).hasSameItems(as: saved))
+    #expect(try !draft([("pen", 2, 30), ("lamp", 2, 190)]).hasSameItems(as: saved))
+    #expect(try !draft([("Pen", 2, 30), ("lamp", 1, 190)]).hasSameItems(as: saved))
+  }
+
+  @Test func aPlanNumbersOnlyNewRefsAndAnswersRepeatsWithTheirOrder() throws {
+    let held = Order(number: 1003, draft: try draft([("pen", 1, 30)], ref: "old"))
+    let drafts = [
+      try draft([("pen", 1, 30)], ref: "a"),
+      try draft([("pen", 1, 30)]),
+      try draft([("pen", 1, 30)], ref: "a"),
+      try draft([("pen", 2, 30)], ref: "a"),
+      try draft([("pen", 1, 30)], ref: "old"),
+      try draft([("lamp", 1, 190)], ref: "old"),
+      try draft([("pen", 1, 30)], ref: "b"),
+    ]
+    var asked: [String] = []
+    let plan = try #require(
+      Placement.plan(drafts, after: 1004) { reference in
+        asked.append(reference.text)
+        return reference.text == "old" ? held : nil
+      })
+    #expect(plan.new.map(\.number) == [1005, 1006, 1007])
+    #expect(plan.new.map { $0.reference?.text } == ["a", nil, "b"])
+    let a = plan.new[0]
+    #expect(
+      plan.placements == [
+        .placed(a), .placed(plan.new[1]), .alreadyPlaced(a), .conflict(a), .alreadyPlaced(held),
+        .conflict(held), .placed(plan.new[2]),
+      ])
+    #expect(asked == ["a", "old", "b"], "each ref is looked up in the store once")
+  }
+
+  @Test func aPlanThatRunsOutOfNumbersIsNil() throws {
+    let drafts = [try draft([("pen", 1, 30)], ref: "a"), try draft([("pen", 1, 30)], ref: "b")]
+    #expect(Placement.plan(drafts, after: Int.max - 1) { _ in nil } == nil)
+    let held = Order(number: 1001, draft: drafts[0])
+    let plan = Placement.plan([drafts[0]], after: Int.max) { _ in held }
+    #expect(plan?.placements == [.alreadyPlaced(held)], "a repeat needs no number")
+  }
+
+  @Test(arguments: [
+    ("@web-1 pen=2 lamp=1", "web-1", "pen=2 lamp=1"), ("@a:b/c\tpen=1", "a:b/c", "pen=1"),
+    ("pen=1", nil, "pen=1"),
+  ])
+  func aBatchLineMayStartWithItsRef(line: String, ref: String?, items: String) throws {
+    var line = line
+    var expected = items
+    let request = line.withUTF8 { CartSyntax.request(line: $0, number: 7) }
+    let cart = expected.withUTF8 { CartSyntax.cart(line: $0) }
+    #expect(request.line == 7)
+    #expect(request.reference?.text == ref)
+    #expect(try request.cart.get() == cart.get())
+  }
+
+  @Test(arguments: [
+    ("@ pen=1", CartError.badReference("'@'")), ("@bad! pen=1", .badReference("'@bad!'")),
+    ("@web-1", .noItems), ("@web-1 @web-2 pen=1", .notAnItem("'@web-2'")),
+    ("pen=1 @web-1", .notAnItem("'@web-1'")),
+    (
+      "@\(String(repeating: "x", count: 65)) pen=1",
+      .badReference("'@\(String(repeating: "x", count: 65))'")
+    ),
+  ])
+  func aBadRefMakesTheLineMalformed(line: String, error: CartError) {
+    var line = line
+    let request = line.withUTF8 { CartSyntax.request(line: $0, number: 1) }
+    #expect(request.cart == .failure(error))
+  }
+
+  @Test func aRepeatedRefIsReportedAsAlreadyPlacedOrRefusedAndCounted() throws {
+    let report = RecordingReport()
+    let orders = FakeOrders()
+    let root = PlaceOrder(
+      catalog: FakeCatalog(prices: ["pen": 30, "lamp": 190]), orders: orders,
+      clock: FixedClock(time: time), report: report)
+    let web = try #require(Reference("web-5512"))
+    let pen = Cart.Item(sku: "pen", quantity: 2)
+    var cart = Cart()
+    try cart.add(pen)
+    let first = try root.place(cart, reference: web)
+    guard case .placed(let order) = first else {
+      Issue.record("not placed: \(first)")
+      return
+    }
+    #expect(try root.place(cart, reference: web) == .alreadyPlaced(order))
+    var other = Cart()
+    try other.add(Cart.Item(sku: "lamp", quantity: 1))
+    #expect(try root.place(other, reference: web) == .conflict(web, order))
+    let rejected = try root.place([
+      Request(line: 1, cart: .success(cart), reference: web),
+      Request(line: 2, cart: .success(other), reference: web),
+      Request(line: 3, cart: .success(other)),
+    ])
+    #expect(rejected.rejected == 1, "only the conflict is rejected")
+    #expect(orders.saved.map(\.number) == [1001, 1002])
+  }
+}

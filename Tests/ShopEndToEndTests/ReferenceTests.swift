@@ -1,0 +1,184 @@
+import Foundation
+import ShopTestSupport
+import Testing
+
+/// `--ref` and `@REF` through the binary: the replies, and at most once under concurrency,
+/// kill -9 and a full disk, each followed by running the same input again.
+@Suite(.serialized)
+struct ReferenceTests {
+  /// (number, ref) of every complete line of an orders file.
+  func saved(_ path: String) throws -> [(number: Int, ref: String?)] {
+    let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    lines.removeLast()
+    return try lines.map { line in
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      return (try #require(object?["number"] as? Int), object?["ref"] as? String)
+    }
+  }
+
+  /// Every line's ref exactly once, numbers from 1001 with no gap.
+  func checkOnce(_ path: String, refs: [String], _ context: String) throws {
+    let orders = try saved(path)
+    #expect(orders.map(\.number) == Array(1001..<(1001 + orders.count)), "\(context): a gap")
+    #expect(orders.compactMap(\.ref).sorted() == refs.sorted(), "\(context): not once each")
+  }
+
+  @Test func theRepliesOfARepeatedRef() throws {
+    let shop = try Shop()
+    let orders = shop.folder.file("orders.jsonl")
+    #expect(
+      try shop.run("place", "--orders", orders, "--ref", "web-5512", "pen=2", "lamp=1").stdout
+        == "order 1001 for 225\n")
+    let again = try shop.run("place", "--orders", orders, "lamp=1", "--ref=web-5512", "pen=2")
+    #expect(again.status == 0)
+    #expect(again.stdout == "order 1001 for 225 (already placed)\n")
+    let json = try shop.run(
+      "place", "--orders", orders, "--json", "--ref", "web-5512", "pen=2", "lamp=1")
+    #expect(json.stdout.hasPrefix(#"{"number":1001,"ref":"web-5512","items":["#))
+    #expect(json.stdout.hasSuffix(#"Z","alreadyPlaced":true}"# + "\n"))
+    let other = try shop.run("place", "--orders", orders, "--ref", "web-5512", "pen=1")
+    #expect(other.status == 1)
+    #expect(other.stdout == "ref web-5512 is order 1001, with other items\n")
+    let quiet = try shop.run("place", "-q", "--orders", orders, "--ref", "web-5512", "pen=1")
+    #expect(quiet.status == 1)
+    #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+    for bad in ["", "web 1", "@web", String(repeating: "x", count: 65), "é"] {
+      let usage = try shop.run("place", "--orders", orders, "--ref", bad, "pen=1")
+      #expect(usage.status == 64, "\(bad)")
+      #expect(usage.stderr.hasPrefix("Error: '--ref' must be 1-64 letters"), "\(usage)")
+    }
+    #expect(try saved(orders).count == 1)
+
+    let listed = try shop.run("orders", "--orders", orders, "--ref", "web-5512")
+    #expect(listed.status == 0)
+    #expect(listed.stdout.hasPrefix("1001  "))
+    #expect(listed.stdout.hasSuffix("  @web-5512 pen=2 lamp=1  total 250  payable 225\n"))
+    let none = try shop.run("orders", "--orders", orders, "--ref", "web-1")
+    #expect(none.status == 1)
+    #expect(none.stdout == "no order with ref web-1\n")
+    #expect(
+      try shop.run("orders", "--orders", orders, "--json", "--ref", "web-1").stdout
+        == #"{"missingRef":"web-1"}"# + "\n")
+    #expect(try shop.run("orders", "--orders", orders, "--ref", "web-1", "1001").status == 64)
+    #expect(try shop.run("orders", "--orders", shop.folder.file("none"), "--ref", "a").status == 1)
+  }
+
+  @Test func aBatchWithABadLineFixedAndRunAgainPlacesEachLineOnce() throws {
+    let shop = try Shop()
+    let orders = shop.folder.file("orders.jsonl")
+    let first = try shop.run(
+      ["batch", "--orders", orders],
+      input: "@web-1 pen=2 lamp=1\n@web-2 pen=0\n@web-3 lamp=1\n@web-1 pen=2 lamp=1\n")
+    #expect(first.status == 1)
+    #expect(
+      first.stdout == """
+        order 1001 for 225
+        line 2: 'pen=0': quantity must be a whole number from 1 to 1000000
+        order 1002 for 190
+        order 1001 for 225 (already placed)
+
+        """)
+    let fixed = try shop.run(
+      ["batch", "--orders", orders, "--json"],
+      input: "@web-1 pen=2 lamp=1\n@web-2 pen=1\n@web-3 lamp=1\n@web-3 lamp=2\n")
+    #expect(fixed.status == 1)
+    let lines = fixed.stdout.split(separator: "\n")
+    #expect(lines[0].hasPrefix(#"{"line":1,"number":1001,"ref":"web-1","#))
+    #expect(lines[0].hasSuffix(#","alreadyPlaced":true}"#))
+    #expect(lines[1].hasPrefix(#"{"line":2,"number":1003,"ref":"web-2","#))
+    #expect(!lines[1].contains("alreadyPlaced"))
+    #expect(lines[2].hasPrefix(#"{"line":3,"number":1002,"ref":"web-3","#))
+    #expect(
+      lines[3]
+        == #"{"line":4,"error":"ref web-3 is order 1002, with other items","ref":"web-3","order":1002}"#
+    )
+    try checkOnce(orders, refs: ["web-1", "web-2", "web-3"], "fixed")
+  }
+
+  @Test func eightProcessesPlacingTheSameRefsGiveOneOrderEach() throws {
+    let shop = try Shop()
+    let orders = shop.folder.file("orders.jsonl")
+    let processes = (1...8).map { worker in
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      // Every worker places the same 25 refs in the same order, with the same items.
+      process.arguments = [
+        "-c",
+        #"for i in $(seq 25); do "$0" place --orders "$1" --ref "same-$i" pen=$i >>"$2" || exit 1; done"#,
+        Shop.binary, orders, shop.folder.file("out.\(worker)"),
+      ]
+      return process
+    }
+    for process in processes { try process.run() }
+    for process in processes { process.waitUntilExit() }
+    #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "a command failed")
+    try checkOnce(orders, refs: (1...25).map { "same-\($0)" }, "eight processes")
+    var placed = 0
+    for worker in 1...8 {
+      let out = try shop.folder.read("out.\(worker)").split(separator: "\n")
+      #expect(out.count == 25)
+      placed += out.filter { !$0.hasSuffix("(already placed)") }.count
+    }
+    #expect(placed == 25, "each ref reported placed by exactly one process")
+  }
+
+  @Test func aBatchKilledThenRunAgainUnchangedPlacesEveryLineOnce() throws {
+    let shop = try Shop()
+    let lines = (0..<6000).map { "@k-\($0) pen=\($0 % 7 + 1) lamp=\($0 % 2 + 1)\n" }
+    let chunks = stride(from: 0, to: lines.count, by: 100).map {
+      Data(lines[$0..<min($0 + 100, lines.count)].joined().utf8)
+    }
+    let input = try shop.folder.write("input.txt", lines.joined())
+    var interrupted = 0
+    for (moment, delay) in [60_000, 150_000, 300_000].enumerated() {
+      let orders = shop.folder.file("orders.\(moment).jsonl")
+      let reported = try shop.batchKilled(
+        ["-q", "--orders", orders], feeding: chunks, after: useconds_t(delay))
+      #expect(Set(reported).count == reported.count)
+      let before = try saved(orders).count
+      if before < lines.count { interrupted += 1 }
+      let rerun = try shop.run("batch", "-q", "--orders", orders, input)
+      #expect(rerun.status == 0, "\(rerun)")
+      try checkOnce(orders, refs: (0..<6000).map { "k-\($0)" }, "moment \(moment)")
+      // And each ref's order has its own line's items.
+      let text = String(
+        decoding: FileManager.default.contents(atPath: orders) ?? Data(), as: UTF8.self)
+      for line in text.split(separator: "\n") {
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        let ref = try #require(object?["ref"] as? String)
+        let index = try #require(Int(ref.dropFirst(2)))
+        let items = try #require(object?["items"] as? [[String: Any]])
+        #expect(items.first?["quantity"] as? Int == index % 7 + 1, "\(line)")
+      }
+    }
+    #expect(interrupted >= 1, "no kill landed before the end")
+  }
+
+  @Test(.enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root on Linux"))
+  func aFullDiskThenRunAgainPlacesEveryLineOnce() throws {
+    let shop = try Shop()
+    let disk = try TinyDisk(kilobytes: 64)
+    let orders = disk.path + "/orders.jsonl"
+    let input = try shop.folder.write(
+      "input.txt", (0..<2000).map { "@f-\($0) pen=1 lamp=\($0 % 3 + 1)\n" }.joined())
+    let full = try shop.run("batch", "-q", "--orders", orders, input)
+    #expect(full.status == 74, "\(full)")
+    let partial = try saved(orders)
+    #expect(partial.count < 2000)
+    #expect(partial.map(\.number) == Array(1001..<(1001 + partial.count)))
+    // Room again: the same command, unchanged, finishes the job.
+    let grow = Process()
+    grow.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    grow.arguments = ["mount", "-o", "remount,size=2m", disk.path]
+    try grow.run()
+    grow.waitUntilExit()
+    #expect(grow.terminationStatus == 0)
+    let rerun = try shop.run("batch", "-q", "--orders", orders, input)
+    #expect(rerun.status == 0, "\(rerun)")
+    try checkOnce(orders, refs: (0..<2000).map { "f-\($0)" }, "after the full disk")
+    #expect(
+      try shop.run("place", "--orders", orders, "--ref", "f-7", "pen=1", "lamp=2").stdout
+        == "order 1008 for 369 (already placed)\n")
+  }
+}
