@@ -289,33 +289,41 @@
       if description.rows > 0 { schemaChecked = true }
     }
 
-    /// The lock is taken before the numbering is read, and that read is its own statement,
-    /// so it sees every order committed before the lock was granted. Then the rows go by COPY,
-    /// and COMMIT follows them in the same query string.
+    /// Begins a transaction, checks the table the first time, takes the lock and reads the
+    /// numbering, checked: the read is its own statement after the lock, so it sees every
+    /// order committed before the lock was granted.
+    private func lockAndReadNumbering(on connection: PostgresConnection) throws -> Numbering {
+      let place = connection.place
+      let checking = !schemaChecked
+      var statements: [PostgresConnection.Statement] = [.init(sql: "BEGIN")]
+      if checking { statements.append(.init(sql: Self.schemaQuery)) }
+      statements += [
+        .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
+        .init(sql: "SELECT \(Numbering.columns)", needs: Needs.select),
+      ]
+      let answers = try connection.run(statements)
+      if checking, answers.count > 1 {
+        if let problem = Self.schemaProblem(answers[1]) {
+          throw PostgresError.badData(place, problem)
+        }
+        if answers[1].rows > 0 { schemaChecked = true }
+      }
+      guard let last = answers.last else {
+        throw PostgresError.badData(place, "the last order number is not a number")
+      }
+      let numbering = try Numbering(last, from: 0, place: place)
+      try numbering.check(place)
+      return numbering
+    }
+
+    /// The lock is taken before the numbering is read (``lockAndReadNumbering(on:)``). Then
+    /// the rows go by COPY, and COMMIT follows them in the same query string.
     private func copy(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
       var rows = PostgresCopyRows(capacity: 120 * drafts.count)
       let orders: [Order]
       let place = connection.place
       do {
-        let checking = !schemaChecked
-        var statements: [PostgresConnection.Statement] = [.init(sql: "BEGIN")]
-        if checking { statements.append(.init(sql: Self.schemaQuery)) }
-        statements += [
-          .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
-          .init(sql: "SELECT \(Numbering.columns)", needs: Needs.select),
-        ]
-        let answers = try connection.run(statements)
-        if checking, answers.count > 1 {
-          if let problem = Self.schemaProblem(answers[1]) {
-            throw PostgresError.badData(place, problem)
-          }
-          if answers[1].rows > 0 { schemaChecked = true }
-        }
-        guard let last = answers.last else {
-          throw PostgresError.badData(place, "the last order number is not a number")
-        }
-        let numbering = try Numbering(last, from: 0, place: place)
-        try numbering.check(place)
+        let numbering = try lockAndReadNumbering(on: connection)
         orders = try Self.numbered(drafts, after: numbering.last ?? Order.firstNumber - 1)
         var json: [UInt8] = []
         for order in orders {
@@ -360,26 +368,7 @@
       let plan: (placements: [Placement], new: [Order])
       var rows = PostgresCopyRows(capacity: 140 * drafts.count)
       do {
-        let place = connection.place
-        let checking = !schemaChecked
-        var statements: [PostgresConnection.Statement] = [.init(sql: "BEGIN")]
-        if checking { statements.append(.init(sql: Self.schemaQuery)) }
-        statements += [
-          .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
-          .init(sql: "SELECT \(Numbering.columns)", needs: Needs.select),
-        ]
-        let answers = try connection.run(statements)
-        if checking, answers.count > 1 {
-          if let problem = Self.schemaProblem(answers[1]) {
-            throw PostgresError.badData(place, problem)
-          }
-          if answers[1].rows > 0 { schemaChecked = true }
-        }
-        guard let numberingAnswer = answers.last else {
-          throw PostgresError.badData(place, "the last order number is not a number")
-        }
-        let numbering = try Numbering(numberingAnswer, from: 0, place: place)
-        try numbering.check(place)
+        let numbering = try lockAndReadNumbering(on: connection)
         let lastNumber = numbering.last
         // Refs are letters, digits and -_.:/, so each goes quoted into the array's text form
         // as it is; the array is a parameter, never SQL text.
