@@ -54,6 +54,7 @@ extension Invocation {
       self = .orders(options)
     case .summary:
       var options = SummaryOptions(ordersPath: values.orders, json: values.json)
+      options.explain = values.explain
       options.range = try TimeRange(values, described, description)
       switch values.by {
       case "day": options.grouping = .day

@@ -75,6 +75,21 @@ struct SummaryOptions: Equatable {
   var json = false
   var range = TimeRange.all
   var grouping = Summary.Grouping.none
+  var explain = false
+
+  /// What the summary is, and why, for `--explain`.
+  var summaryWhy: String {
+    let rows: String
+    switch grouping {
+    case .none: rows = "one line of sums (default; --by day or --by sku for rows)"
+    case .day: rows = "one line per UTC day (from --by day)"
+    case .sku: rows = "one line per SKU (from --by sku)"
+    }
+    let range =
+      self.range.isAll ? "every order" : "the orders placed in the range of --since and --until"
+    let style = json ? "JSON (from --json)" : "text (default; --json for JSON)"
+    return "\(rows) of \(range), as \(style), to standard output"
+  }
 }
 
 extension Invocation {

@@ -83,6 +83,9 @@ private struct Root {
 
     case .summary(let options):
       let store = chooseStore(flag: options.ordersPath, memory: false, environment)
+      if options.explain {
+        return try show(Explanation.orders(store, listing: options.summaryWhy).text)
+      }
       let report = SummaryListing(output: try streams.listing(), json: options.json)
       try Summarise(history: try makeStore(store), report: report)
         .summarise(options.range, by: options.grouping)

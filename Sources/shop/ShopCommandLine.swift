@@ -92,6 +92,7 @@ extension CommandLineDescription {
             "--by", name: "group", ["day", "sku"],
             help: "One line per day or per SKU: day or sku.", sets: \.by),
           .flag("--json", help: "Print one JSON object per line.", sets: \.json),
+          .explain,
           .help,
         ],
         operands: [],

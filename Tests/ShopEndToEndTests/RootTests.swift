@@ -142,6 +142,14 @@ struct RootTests {
       orders.stdout
         == "orders:  file \(harness.defaultOrders) (default: $HOME/.local/share/shop/orders.jsonl; $SHOP_ORDERS and $XDG_DATA_HOME unset)\n"
         + "listing: the newest 3 (from --last), as JSON (from --json), to standard output\n")
+    let summary = try harness.run(
+      ["summary", "--explain", "--by", "sku", "--since", "2026-12-01"],
+      environment: ["SHOP_ORDERS": harness.folder.file("s.jsonl")])
+    #expect(
+      summary.stdout == "orders:  file \(harness.folder.file("s.jsonl")) (from $SHOP_ORDERS)\n"
+        + "listing: one line per SKU (from --by sku) of the orders placed in the range of "
+        + "--since and --until, as text (default; --json for JSON), to standard output\n",
+      "\(summary)")
     let catalog = try harness.run("catalog", "--explain")
     #expect(catalog.stdout.hasPrefix("catalog: built-in"))
     #expect(
