@@ -4,7 +4,7 @@ import Testing
 /// A catalog exported from a spreadsheet with more columns than `sku,price`, end to end.
 struct CatalogColumnsTests {
   @Test func aSpreadsheetExportWithANameColumnPricesOrdersAndListsAsItsFirstTwo() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let catalog = try shop.folder.write(
       "export.csv", "SKU,Price,Name\r\npen,30,\"Pen, blue\"\r\ndesk,500,Desk\r\n")
     let placed = try shop.run("place", "--catalog", catalog, "pen=1", "desk=1")
@@ -19,7 +19,7 @@ struct CatalogColumnsTests {
 
   /// A line short of the header's columns stops the command before anything is placed.
   @Test func aLineWithoutTheHeadersColumnsIs65AndPlacesNothing() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let catalog = try shop.folder.write("export.csv", "sku,price,name\npen,30,Pen\nlamp,190\n")
     let run = try shop.run(["batch", "--catalog", catalog], input: "pen=1\n")
     #expect(run.status == 65)
@@ -35,7 +35,7 @@ struct CatalogColumnsTests {
     let readme = try SetUpTests.readme()
     let example = try #require(
       readme.split(separator: "```csv\n").dropFirst().first?.split(separator: "```").first)
-    let shop = try Shop()
+    let shop = try RootHarness()
     let catalog = try shop.folder.write("readme.csv", String(example))
     let run = try shop.run("catalog", "--catalog", catalog)
     #expect(run.stdout == "ink-black 7\nlamp 190\npen 30\n", "\(run)")

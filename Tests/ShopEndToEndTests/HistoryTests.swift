@@ -111,11 +111,11 @@ struct HistoryOptionsTests {
   }
 }
 
-/// The history through the built binary: what a shop owner runs.
+/// The history through the root, in-process: what a shop owner runs.
 struct HistoryTests {
   /// A sandbox whose orders file holds the orders of `lines`, placed by one batch.
-  func shop(_ lines: [String]) throws -> (Shop, String) {
-    let shop = try Shop()
+  func shop(_ lines: [String]) throws -> (RootHarness, String) {
+    let shop = try RootHarness()
     let orders = shop.folder.file("orders.jsonl")
     let run = try shop.run(
       ["batch", "-q", "--orders", orders], input: lines.joined(separator: "\n"))
@@ -171,7 +171,7 @@ struct HistoryTests {
   }
 
   @Test func rangesOverADayBoundaryInEveryForm() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let orders = shop.folder.file("orders.jsonl")
     // Orders on either side of midnight: as stored by shop, times never going down.
     let times = [
@@ -218,7 +218,7 @@ struct HistoryTests {
   }
 
   @Test func aBrokenNumberingStopsTheSummaryAndARangeWith65() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let orders = shop.folder.file("orders.jsonl")
     var text = ""
     for number in [1001, 1002, 1004] {
@@ -243,8 +243,15 @@ struct HistoryTests {
 
   @Test(.enabled(if: Shop.canMeasureMemory, "needs GNU time on Linux to read a peak"))
   func aSummaryAndARangeStreamInMemoryThatDoesNotGrowWithTheOrders() throws {
-    let few = try shop((0..<2_000).map { "pen=\($0 % 9 + 1) lamp=1" })
-    let many = try shop((0..<30_000).map { "pen=\($0 % 9 + 1) lamp=1" })
+    // The data is placed in-process; each form runs as a real process, whose peak memory GNU
+    // time can read.
+    let placed = try [2_000, 30_000].map { count in
+      try shop((0..<count).map { "pen=\($0 % 9 + 1) lamp=1" })
+    }
+    let runner = try Shop()
+    let few = (runner, placed[0].1)
+    let many = (runner, placed[1].1)
+    defer { withExtendedLifetime(placed) {} }
     for form in [
       ["summary"], ["summary", "--by", "day"], ["summary", "--by", "sku", "--json"],
       ["orders", "--since", "2000-01-01", "--count"],
@@ -262,7 +269,7 @@ struct HistoryTests {
   }
 
   @Test func aBadTimeIs64OnStandardErrorNamingTheOption() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let run = try shop.run("orders", "--until", "2026-12-01T25:00Z")
     #expect(run.status == 64 && run.stdout == "")
     #expect(

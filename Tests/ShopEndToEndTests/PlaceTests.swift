@@ -31,7 +31,7 @@ struct PlaceTests {
   }
 
   @Test func aSKUGivenTwiceIsHeldToTheMaximumQuantity() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let place = try shop.run("place", "pen=500000", "pen=500001")
     #expect(place.status == 64)
     #expect(place.stderr.contains("'pen': quantities add up to 1000001, more than 1000000"))

@@ -25,7 +25,7 @@ struct ReferenceTests {
   }
 
   @Test func theRepliesOfARepeatedRef() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let orders = shop.folder.file("orders.jsonl")
     #expect(
       try shop.run("place", "--orders", orders, "--ref", "web-5512", "pen=2", "lamp=1").stdout
@@ -65,7 +65,7 @@ struct ReferenceTests {
   }
 
   @Test func aBatchWithABadLineFixedAndRunAgainPlacesEachLineOnce() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let orders = shop.folder.file("orders.jsonl")
     let first = try shop.run(
       ["batch", "--orders", orders],

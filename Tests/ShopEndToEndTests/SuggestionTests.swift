@@ -5,7 +5,7 @@ import Testing
 /// `no pne (did you mean pen?)`, from whichever catalog the command uses, in every report.
 struct SKUSuggestionTests {
   @Test func aMistypedSKUGetsTheNearestOfTheBuiltInCatalogAndNothingIsSaved() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let run = try shop.run("place", "pne=1", "chair=1", "lmap=2")
     #expect(run.stdout == "no pne (did you mean pen?), chair, lmap (did you mean lamp?)\n")
     #expect(run.stderr == "" && run.status == 1)
@@ -22,7 +22,7 @@ struct SKUSuggestionTests {
 
   /// A SKU of the built-in catalog is no suggestion when another catalog is in use.
   @Test func theSuggestionComesFromTheCatalogInUse() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let desks = try shop.folder.write("desks.csv", "sku,price\ndesk,5\ndeskmat,2\n")
     let flag = try shop.run("place", "--catalog", desks, "dsk=1", "pne=1")
     #expect(flag.stdout == "no dsk (did you mean desk?), pne\n", "\(flag)")
@@ -31,7 +31,7 @@ struct SKUSuggestionTests {
   }
 
   @Test func everyBatchLineGetsItsSuggestions() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let input = "pne=1\npen=1\n\nchair=1 lmap=1\npne=2\n"
     let loud = try shop.run(["batch"], input: input)
     #expect(
