@@ -26,6 +26,4 @@ struct UsageError: ShopError, Equatable {
     "\(reason)\nUsage: \(usage)\n  See '\(helpCommand)' for more information."
   }
 
-  /// What is printed on standard error.
-  var text: String { "Error: \(message)\n" }
 }

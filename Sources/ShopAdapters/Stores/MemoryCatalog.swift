@@ -19,10 +19,6 @@ public struct MemoryCatalog: Catalog {
     self.sorted = sorted
   }
 
-  public init(prices: [String: Int]) {
-    self.init(entries: prices.map { (sku: $0.key, price: $0.value) })
-  }
-
   /// The prices `shop` uses when no catalog file is given.
   public static let builtInEntries: [(sku: String, price: Int)] = [
     (sku: "lamp", price: 190), (sku: "pen", price: 30),

@@ -50,7 +50,7 @@ public struct SystemError: Error, Equatable, Sendable {
 
 /// What kind of entry a path names, by `fstat` or `stat`.
 public enum FileKind: Equatable, Sendable, CustomStringConvertible {
-  case regular, folder, fifo, device, socket, link, other
+  case regular, folder, fifo, device, socket, other
 
   init(mode: mode_t) {
     switch mode & S_IFMT {
@@ -59,7 +59,6 @@ public enum FileKind: Equatable, Sendable, CustomStringConvertible {
     case S_IFIFO: self = .fifo
     case S_IFCHR, S_IFBLK: self = .device
     case S_IFSOCK: self = .socket
-    case S_IFLNK: self = .link
     default: self = .other
     }
   }
@@ -71,7 +70,6 @@ public enum FileKind: Equatable, Sendable, CustomStringConvertible {
     case .fifo: return "a FIFO"
     case .device: return "a device"
     case .socket: return "a socket"
-    case .link: return "a symbolic link"
     case .other: return "not a regular file"
     }
   }
