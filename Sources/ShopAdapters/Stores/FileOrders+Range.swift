@@ -52,42 +52,8 @@ extension FileOrders {
   }
 
   /// The offset of the first line whose order was placed at `time` or later (the end of the
-  /// snapshot when none was): a bisection by offset, then a scan of the last small stretch.
-  /// Every line it reads is parsed as strictly as any reader parses it.
+  /// snapshot when none was).
   private func firstLine(placedAtOrAfter time: Timestamp, in snapshot: Snapshot) throws -> Int {
-    var low = 0  // Every line that starts before `low` was placed before `time`.
-    var high = snapshot.end  // No line that starts in low..<high is known yet.
-    var found = snapshot.end  // The first line known to be placed at `time` or later.
-    // Down to one block: every line of the stretch left is parsed in full.
-    while high - low > 4096 {
-      let middle = low + (high - low) / 2
-      let lineStart = try newline(after: middle - 2, before: high, in: snapshot.file).map {
-        $0 + 1
-      }
-      guard let lineStart, lineStart < high else {
-        high = middle
-        continue
-      }
-      let (bytes, lineEnd) = try line(at: lineStart, in: snapshot)
-      let order = try bytes.withUnsafeBufferPointer { line throws(FileError) in
-        try parse(line, line: nil, at: lineStart, in: snapshot).0
-      }
-      if order.placedAt < time {
-        low = lineEnd
-      } else {
-        high = lineStart
-        found = lineStart
-      }
-    }
-    try lines(of: snapshot, from: low, firstLine: low == 0 ? 1 : nil) { offset, number, bytes in
-      guard offset < high else { return false }
-      let (order, _) = try parse(bytes, line: number, at: offset, in: snapshot)
-      guard order.placedAt < time else {
-        found = offset
-        return false
-      }
-      return true
-    }
-    return found
+    try firstLine(in: snapshot) { $0.placedAt >= time }
   }
 }
