@@ -195,6 +195,23 @@ struct RootTests {
     }
   }
 
+  /// `--last N` of a range counts back as `--last N` does, also when the last line lacks only
+  /// its newline (a whole order, listed).
+  @Test func theNewestOfARangeAreTheNewestEvenWithoutAFinalNewline() throws {
+    let harness = try RootHarness()
+    let orders = harness.folder.file("o.jsonl")
+    for _ in 0..<3 { try harness.run("place", "--orders", orders, "pen=1") }
+    let text = try harness.folder.read("o.jsonl")
+    try Data(text.dropLast().utf8).write(to: URL(fileURLWithPath: orders))
+    for arguments in [["--last", "1"], ["--since", "2026-01-01", "--last", "1"]] {
+      let run = try harness.run(["orders", "--orders", orders] + arguments)
+      #expect(run.status == 0, "\(run)")
+      #expect(run.stdout.split(separator: "\n").map { $0.prefix(4) } == ["1003"], "\(arguments)")
+    }
+    let two = try harness.run("orders", "--orders", orders, "--since", "2026-01-01", "--last", "2")
+    #expect(two.stdout.split(separator: "\n").map { $0.prefix(4) } == ["1002", "1003"])
+  }
+
   @Test func noPlaceForTheOrdersIsSaidByExplainAndIs73() throws {
     let harness = try RootHarness()
     for home in ["", "relative/home"] {

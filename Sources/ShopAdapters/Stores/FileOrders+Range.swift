@@ -20,34 +20,12 @@ extension FileOrders {
     let end =
       try range.until.map { try firstLine(placedAtOrAfter: $0, in: snapshot) } ?? snapshot.end
     guard start < end else { return }
-    var from = start
-    if let last {
-      // Back from the end of the range past `last` newlines, never before its start.
-      var position = end
-      var newlines = 0
-      while newlines <= last, position > start,
-        let newline = try newline(before: position, in: snapshot.file)
-      {
-        newlines += 1
-        position = newline
-      }
-      from = newlines > last ? position + 1 : start
-    }
-    // From the first line the numbering is known to start at 1001; from a later one, only the
-    // lines read can be checked against each other, as `last` does.
-    var checking = from == 0
-    var previous: Int?
+    let from =
+      try last.map { try self.start(ofLast: $0, endingAt: end, notBefore: start, in: snapshot) }
+      ?? start
     let window = end == snapshot.end ? snapshot : snapshot.window(endingAt: end)
-    try lines(of: window, from: from, firstLine: from == 0 ? 1 : nil) { offset, number, bytes in
-      let (order, stored) = try parse(bytes, line: number, at: offset, in: snapshot)
-      if checking, order.number != Order.number(after: previous) {
-        let line = try number ?? lineNumber(at: offset, in: snapshot.file)
-        try checkNumber(order.number, after: previous, line: line)
-      }
-      checking = true
-      previous = order.number
+    try visitChecked(window, from: from) { order, stored in
       if range.contains(order.placedAt) { try visit(order, stored) }
-      return true
     }
   }
 

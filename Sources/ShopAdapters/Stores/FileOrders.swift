@@ -301,18 +301,35 @@ public final class FileOrders: Orders, OrderHistory {
     throws
   {
     guard count > 0, let snapshot = try openSnapshot(strict: true) else { return }
-    // Back from the end past `count` lines: the start of the first line to list. A last line
-    // without its newline needs one newline fewer.
-    let wanted = snapshot.unterminated ? count : count + 1
-    var start = snapshot.end
+    let start = try start(ofLast: count, endingAt: snapshot.end, notBefore: 0, in: snapshot)
+    try visitChecked(snapshot, from: start, visit)
+  }
+
+  /// The start of the `count`-th line back from `end` (the start of a line, or the snapshot's
+  /// end), never before `floor`: newlines are counted backwards, so the cost is that of the
+  /// lines counted, not of the file. A last line without its newline needs one newline fewer.
+  func start(ofLast count: Int, endingAt end: Int, notBefore floor: Int, in snapshot: Snapshot)
+    throws(FileError) -> Int
+  {
+    let wanted = end == snapshot.end && snapshot.unterminated ? count : count + 1
+    var start = end
     var newlines = 0
-    while newlines < wanted, let newline = try newline(before: start, in: snapshot.file) {
+    while newlines < wanted, start > floor,
+      let newline = try newline(before: start, in: snapshot.file)
+    {
       newlines += 1
       start = newline
     }
-    start = newlines == wanted ? start + 1 : 0
-    // From the first line the numbering is known to start at 1001; from a later one, only the
-    // lines read can be checked against each other: the cost must not grow with the file.
+    return newlines == wanted ? max(start + 1, floor) : floor
+  }
+
+  /// Visits the orders of the lines from `start` to the end of `snapshot`, checking their
+  /// numbering: from the first line it is known to start at 1001; from a later one, only the
+  /// lines read can be checked against each other, so the cost does not grow with the file.
+  func visitChecked(
+    _ snapshot: Snapshot, from start: Int,
+    _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+  ) throws {
     var checking = start == 0
     var previous: Int?
     try lines(of: snapshot, from: start, firstLine: start == 0 ? 1 : nil) {
