@@ -178,17 +178,34 @@ extension CommandLineDescription {
       ),
       (
         .rejected,
-        "Rejected: an unknown SKU, (batch) a line rejected or malformed, or (orders NUMBER) a "
-          + "number with no order."
+        "Rejected: an unknown SKU, a ref already placed with other items, (batch) a line "
+          + "rejected or malformed, or (orders) a NUMBER or ref with no order."
       ),
       (.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
       (.dataError, "Bad data: a total too large, a bad catalog line, a bad orders file line."),
       (.noInput, "An input can't be read: the catalog, a batch FILE or input, the orders file."),
-      (.unavailable, "The orders database can't be reached."),
+      (
+        .unavailable,
+        "The orders database can't be reached, did not answer in time, or refused for lack of a "
+          + "privilege; nothing of the group was saved."
+      ),
       (.software, "Internal error (a bug: please report it)."),
-      (.cannotCreate, "The orders file or its folder can't be created or opened for writing."),
-      (.ioError, "A write failed: a full disk, an I/O error, a closed standard output."),
-      (.temporaryFailure, "The outcome is unknown: check 'shop orders' before trying again."),
+      (.osError, "The static build was started without /proc: nothing was done."),
+      (
+        .cannotCreate,
+        "The orders file or its folder can't be created or opened for writing, or nothing says "
+          + "where it is."
+      ),
+      (
+        .ioError,
+        "A write failed: a full disk, a file-size limit, an I/O error, a closed standard output, "
+          + "the orders file replaced while held; with refs, run the same command again."
+      ),
+      (
+        .temporaryFailure,
+        "The outcome is unknown: with refs, run the same command again; without, check "
+          + "'shop orders --last N' first."
+      ),
     ].map { Entry(name: "\($0.0.rawValue)", text: $0.1) })
 }
 

@@ -14,6 +14,9 @@ public enum ExitStatus: Int32, Sendable {
   case unavailable = 69
   /// A bug in `shop`.
   case software = 70
+  /// The system lacks what `shop` needs to start: the static build without `/proc`. Exited
+  /// with by `Sources/CProcess` before any Swift runs; listed here so the manual names it.
+  case osError = 71
   /// An output file or its folder can't be created or opened for writing.
   case cannotCreate = 73
   /// A write or sync failed: a full disk, an I/O error, a closed standard output.
