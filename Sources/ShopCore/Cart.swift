@@ -1,5 +1,8 @@
 /// What a customer asks for: SKUs with quantities, each SKU once, in the order first given.
 public struct Cart: Equatable, Sendable {
+  /// The most of one SKU a cart holds, given at once or added up.
+  public static let maximumQuantity = 1_000_000
+
   public struct Item: Equatable, Sendable {
     public let sku: String
     public let quantity: Int
@@ -21,10 +24,10 @@ public struct Cart: Equatable, Sendable {
   /// Adds `item`; a SKU given twice adds up, so `pen=1 pen=1` is `pen=2`, and the sum is held
   /// to the maximum of one quantity: `pen=500000 pen=500001` is refused, never stored.
   /// - Throws: ``CartError/quantityTooLarge(sku:sum:)`` when the item or the sum is above
-  ///   ``CartSyntax/maximumQuantity``.
+  ///   ``Cart/maximumQuantity``.
   public mutating func add(_ item: Item) throws(CartError) {
     // Every quantity held is at most the maximum, so two of them add up without overflow.
-    guard item.quantity <= CartSyntax.maximumQuantity else {
+    guard item.quantity <= Cart.maximumQuantity else {
       throw .quantityTooLarge(sku: item.sku, sum: item.quantity)
     }
     guard let index = position(of: item.sku) else {
@@ -39,7 +42,7 @@ public struct Cart: Equatable, Sendable {
       return
     }
     let sum = items[index].quantity + item.quantity
-    guard sum <= CartSyntax.maximumQuantity else {
+    guard sum <= Cart.maximumQuantity else {
       throw .quantityTooLarge(sku: item.sku, sum: sum)
     }
     items[index] = Item(sku: item.sku, quantity: sum)

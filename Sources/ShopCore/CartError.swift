@@ -17,9 +17,9 @@ public enum CartError: Error, Equatable, Sendable, CustomStringConvertible {
     case .badSKU(let text):
       return "\(text): SKU must be 1-\(SKU.maximumLength) letters, digits, '-', '_' or '.'"
     case .badQuantity(let text):
-      return "\(text): quantity must be a whole number from 1 to \(CartSyntax.maximumQuantity)"
+      return "\(text): quantity must be a whole number from 1 to \(Cart.maximumQuantity)"
     case .quantityTooLarge(let sku, let sum):
-      return "'\(sku)': quantities add up to \(sum), more than \(CartSyntax.maximumQuantity)"
+      return "'\(sku)': quantities add up to \(sum), more than \(Cart.maximumQuantity)"
     case .lineTooLong(let limit):
       return "line is longer than \(limit) bytes"
     case .badReference(let text):

@@ -44,12 +44,12 @@ struct CommandLineParser {
         guard let topic = arguments.dropFirst().first else { return .help(command: nil) }
         try check(topic, .command, "COMMAND", nil)
         if let extra = arguments.dropFirst(2).first {
-          throw error("unexpected argument \(CartSyntax.quoted(extra))", nil)
+          throw error("unexpected argument \(TerminalText.quoted(extra))", nil)
         }
         return .help(command: String(decoding: topic, as: UTF8.self))
       case .version?:
         if let extra = arguments.dropFirst().first {
-          throw error("unexpected argument \(CartSyntax.quoted(extra)) after --version", nil)
+          throw error("unexpected argument \(TerminalText.quoted(extra)) after --version", nil)
         }
         return .version
       default:
@@ -163,7 +163,7 @@ struct CommandLineParser {
   {
     let limit = command.operands.contains { $0.isRepeating } ? Int.max : command.operands.count
     if operands.count > limit {
-      let extra = CartSyntax.quoted(operands[limit])
+      let extra = TerminalText.quoted(operands[limit])
       let most = limit == 1 ? ": one \(command.operands[0].name) at most" : ""
       throw error("unexpected argument \(extra)\(most)", command)
     }
@@ -188,24 +188,24 @@ struct CommandLineParser {
       if value.isEmpty { throw error("\(what) needs a non-empty path", command) }
     case .count:
       if CommandLineParser.number(value) == nil {
-        let quoted = CartSyntax.quoted(value)
+        let quoted = TerminalText.quoted(value)
         throw error("\(what) must be how many orders to list (1 or more), not \(quoted)", command)
       }
     case .orderNumber:
       if CommandLineParser.number(value) == nil {
-        let quoted = CartSyntax.quoted(value)
+        let quoted = TerminalText.quoted(value)
         throw error("\(what) must be an order number such as 1001, not \(quoted)", command)
       }
     case .time:
       if TimeArgument.timestamp(value) == nil {
-        let quoted = CartSyntax.quoted(value)
+        let quoted = TerminalText.quoted(value)
         throw error("\(what) must be \(TimeArgument.forms), not \(quoted)", command)
       }
     case .item:
       return
     case .reference:
       if !Reference.isValid(value) {
-        let quoted = CartSyntax.quoted(value)
+        let quoted = TerminalText.quoted(value)
         throw error(
           "\(what) must be 1-\(Reference.maximumLength) letters, digits, '-', '_', '.', ':' or "
             + "'/', not \(quoted)", command)
@@ -241,7 +241,7 @@ struct CommandLineParser {
   private func unknown(
     _ what: String, _ typed: [UInt8], among names: [String], else otherwise: String? = nil
   ) -> String {
-    let text = "unknown \(what) \(CartSyntax.quoted(typed))"
+    let text = "unknown \(what) \(TerminalText.quoted(typed))"
     guard let near = Suggestion.nearest(to: String(decoding: typed, as: UTF8.self), among: names)
     else { return otherwise.map { "\(text): \($0)" } ?? text }
     return text + ": did you mean '\(near)'?"

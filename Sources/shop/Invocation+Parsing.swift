@@ -88,8 +88,8 @@ extension TimeRange {
   ) throws(UsageError) {
     if let since = values.since, let until = values.until, until.timestamp <= since.timestamp {
       let reason =
-        "'--until' \(CartSyntax.quoted(until.text)) must be later than '--since' "
-        + CartSyntax.quoted(since.text)
+        "'--until' \(TerminalText.quoted(until.text)) must be later than '--since' "
+        + TerminalText.quoted(since.text)
       throw UsageError(reason: reason, command: described, in: description)
     }
     self.init(since: values.since?.timestamp, until: values.until?.timestamp)

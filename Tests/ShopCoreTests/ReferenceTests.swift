@@ -71,35 +71,6 @@ struct ReferenceTests {
     #expect(plan?.placements == [.alreadyPlaced(held)], "a repeat needs no number")
   }
 
-  @Test(arguments: [
-    ("@web-1 pen=2 lamp=1", "web-1", "pen=2 lamp=1"), ("@a:b/c\tpen=1", "a:b/c", "pen=1"),
-    ("pen=1", nil, "pen=1"),
-  ])
-  func aBatchLineMayStartWithItsRef(line: String, ref: String?, items: String) throws {
-    var line = line
-    var expected = items
-    let request = line.withUTF8 { CartSyntax.request(line: $0, number: 7) }
-    let cart = expected.withUTF8 { CartSyntax.cart(line: $0) }
-    #expect(request.line == 7)
-    #expect(request.reference?.text == ref)
-    #expect(try request.cart.get() == cart.get())
-  }
-
-  @Test(arguments: [
-    ("@ pen=1", CartError.badReference("'@'")), ("@bad! pen=1", .badReference("'@bad!'")),
-    ("@web-1", .noItems), ("@web-1 @web-2 pen=1", .notAnItem("'@web-2'")),
-    ("pen=1 @web-1", .notAnItem("'@web-1'")),
-    (
-      "@\(String(repeating: "x", count: 65)) pen=1",
-      .badReference("'@\(String(repeating: "x", count: 65))'")
-    ),
-  ])
-  func aBadRefMakesTheLineMalformed(line: String, error: CartError) {
-    var line = line
-    let request = line.withUTF8 { CartSyntax.request(line: $0, number: 1) }
-    #expect(request.cart == .failure(error))
-  }
-
   @Test func aRepeatedRefIsReportedAsAlreadyPlacedOrRefusedAndCounted() throws {
     let report = RecordingReport()
     let orders = FakeOrders()

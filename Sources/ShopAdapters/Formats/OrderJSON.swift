@@ -647,7 +647,7 @@ extension JSONParser {
 extension OrderJSONError {
   /// A key given twice in one object: which value counts would be a guess.
   static func repeatedKey(_ name: String) -> OrderJSONError {
-    OrderJSONError("repeated key \"\(CartSyntax.quoted(name.utf8).dropFirst().dropLast())\"")
+    OrderJSONError("repeated key \"\(TerminalText.quoted(name.utf8).dropFirst().dropLast())\"")
   }
 
   fileprivate static func repeated(_ key: JSONParser.Key) -> OrderJSONError {

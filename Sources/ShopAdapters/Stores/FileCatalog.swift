@@ -92,7 +92,7 @@ public struct FileCatalog: Catalog {
           throw .badData(
             path, line: number,
             reason: "the header must start with 'sku,price', found "
-              + CartSyntax.quoted(Array(line)))
+              + TerminalText.quoted(Array(line)))
         }
       }
       if let header {
@@ -112,14 +112,14 @@ public struct FileCatalog: Catalog {
       guard SKU.isValid(fields[0]) else {
         throw .badData(
           path, line: number,
-          reason: "invalid SKU \(CartSyntax.quoted(fields[0])): use 1-\(SKU.maximumLength) "
+          reason: "invalid SKU \(TerminalText.quoted(fields[0])): use 1-\(SKU.maximumLength) "
             + "letters, digits, '-', '_' or '.'")
       }
       let sku = String(decoding: fields[0], as: UTF8.self)
       guard let price = FileCatalog.price(fields[1]) else {
         throw .badData(
           path, line: number,
-          reason: "price of '\(sku)' is \(CartSyntax.quoted(fields[1])), not a whole number "
+          reason: "price of '\(sku)' is \(TerminalText.quoted(fields[1])), not a whole number "
             + "from 0 to \(Int.max)")
       }
       if let first = lineOfSKU[sku] {

@@ -43,7 +43,7 @@ public enum FileError: ShopError, Equatable, Sendable {
     case .notRegular(let path, let kind, _):
       return "\(path) is \(kind), not a regular file"
     case .badData(let path, let line, let reason):
-      return "\(CartSyntax.quoted(path.bytes).dropFirst().dropLast()):\(line): \(reason)"
+      return "\(TerminalText.quoted(path.bytes).dropFirst().dropLast()):\(line): \(reason)"
     case .cannotCreate(let path, let error):
       return "cannot create or open \(path) for writing: \(error.explanation)"
     case .cannotCreateFolder(let path, let error):

@@ -14,7 +14,7 @@ public struct FilePath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Quoted for a message, as typed where it is printable UTF-8, escaped where it is not.
-  public var description: String { CartSyntax.quoted(bytes) }
+  public var description: String { TerminalText.quoted(bytes) }
 
   /// `self/name`.
   public func appending(_ name: String) -> FilePath {

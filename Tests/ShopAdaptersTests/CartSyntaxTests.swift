@@ -1,3 +1,4 @@
+import ShopAdapters
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -86,18 +87,6 @@ struct CartSyntaxTests {
       parse(many + ["sku39=400001"]) == .failure(.quantityTooLarge(sku: "sku39", sum: 1_000_001)))
   }
 
-  @Test func anItemAboveTheMaximumIsRefusedByTheCartItself() throws {
-    var cart = Cart()
-    #expect(throws: CartError.quantityTooLarge(sku: "pen", sum: Int.max)) {
-      try cart.add(.init(sku: "pen", quantity: Int.max))
-    }
-    try cart.add(.init(sku: "pen", quantity: CartSyntax.maximumQuantity))
-    #expect(throws: CartError.quantityTooLarge(sku: "pen", sum: CartSyntax.maximumQuantity + 1)) {
-      try cart.add(.init(sku: "pen", quantity: 1))
-    }
-    #expect(cart.items == [.init(sku: "pen", quantity: CartSyntax.maximumQuantity)])
-  }
-
   @Test func longCartsStayInFirstGivenOrder() throws {
     let items = (0..<100).map { "sku\($0)=1" } + (0..<100).map { "sku\($0)=2" }
     let cart = try parse(items).get()
@@ -106,24 +95,46 @@ struct CartSyntaxTests {
     #expect(cart.items.allSatisfy { $0.quantity == 3 })
   }
 
-  @Test func errorMessagesSayWhatIsWrong() {
-    #expect(
-      CartError.badQuantity("'pen=0'").description
-        == "'pen=0': quantity must be a whole number from 1 to 1000000")
-    #expect(CartError.notAnItem("'pen'").description == "'pen' is not an item: expected SKU=QTY")
-  }
-
   /// Valid UTF-8 reads as typed; only control characters, invalid bytes and what could fake
   /// the quoting are escaped.
   @Test func quotingKeepsValidUTF8AsTyped() {
-    #expect(CartSyntax.quoted(Array("café=1".utf8)) == "'café=1'")
-    #expect(CartSyntax.quoted(Array("ペン=1".utf8)) == "'ペン=1'")
-    #expect(CartSyntax.quoted([0x70, 0xC3, 0x28]) == "'p\\xC3('")
-    #expect(CartSyntax.quoted(Array("a\u{1B}b'c\\d".utf8)) == "'a\\x1Bb'c\\d'")
+    #expect(TerminalText.quoted(Array("café=1".utf8)) == "'café=1'")
+    #expect(TerminalText.quoted(Array("ペン=1".utf8)) == "'ペン=1'")
+    #expect(TerminalText.quoted([0x70, 0xC3, 0x28]) == "'p\\xC3('")
+    #expect(TerminalText.quoted(Array("a\u{1B}b'c\\d".utf8)) == "'a\\x1Bb'c\\d'")
     guard case .failure(let error) = parse(["café=1"]) else {
       Issue.record("café is not a SKU")
       return
     }
     #expect("\(error)".hasPrefix("'café=1': SKU must be"))
+  }
+
+  @Test(arguments: [
+    ("@web-1 pen=2 lamp=1", "web-1", "pen=2 lamp=1"), ("@a:b/c\tpen=1", "a:b/c", "pen=1"),
+    ("pen=1", nil, "pen=1"),
+  ])
+  func aBatchLineMayStartWithItsRef(line: String, ref: String?, items: String) throws {
+    var line = line
+    var expected = items
+    let request = line.withUTF8 { CartSyntax.request(line: $0, number: 7) }
+    let cart = expected.withUTF8 { CartSyntax.cart(line: $0) }
+    #expect(request.line == 7)
+    #expect(request.reference?.text == ref)
+    #expect(try request.cart.get() == cart.get())
+  }
+
+  @Test(arguments: [
+    ("@ pen=1", CartError.badReference("'@'")), ("@bad! pen=1", .badReference("'@bad!'")),
+    ("@web-1", .noItems), ("@web-1 @web-2 pen=1", .notAnItem("'@web-2'")),
+    ("pen=1 @web-1", .notAnItem("'@web-1'")),
+    (
+      "@\(String(repeating: "x", count: 65)) pen=1",
+      .badReference("'@\(String(repeating: "x", count: 65))'")
+    ),
+  ])
+  func aBadRefMakesTheLineMalformed(line: String, error: CartError) {
+    var line = line
+    let request = line.withUTF8 { CartSyntax.request(line: $0, number: 1) }
+    #expect(request.cart == .failure(error))
   }
 }
