@@ -15,9 +15,8 @@ public enum OrderSelection: Equatable, Sendable {
 /// Output port of a listing: told each order found, each number with no order, or the count;
 /// the wording (a line a person reads, JSON) belongs to the adapter.
 public protocol Listing: AnyObject {
-  /// One order, in listing order. `stored` is the store's own record of it when it keeps one
-  /// (see ``OrderHistory``), valid only during the call.
-  func list(_ order: Order, stored: UnsafeBufferPointer<UInt8>?) throws
+  /// One order, in listing order.
+  func list(_ order: Order) throws
   /// A number asked for that has no order.
   func missing(_ number: Int)
   /// A reference asked for that no order holds.
@@ -48,7 +47,7 @@ public struct ListOrders {
       case .all where !range.isAll: try history.orders(in: range, last: nil, listing.list)
       case .count where !range.isAll:
         var count = 0
-        try history.orders(in: range, last: nil) { _, _ in count += 1 }
+        try history.orders(in: range, last: nil) { _ in count += 1 }
         listing.count(count)
       case .last(let count) where !range.isAll:
         try history.orders(in: range, last: count, listing.list)

@@ -4,18 +4,18 @@ extension OrderHistory {
   /// Reads every order and keeps those in `range`: correct on any store, at the cost of a full
   /// read. With `last`, keeps only the newest `last` of them, in memory.
   public func orders(
-    in range: TimeRange, last: Int?, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    in range: TimeRange, last: Int?, _ visit: (Order) throws -> Void
   ) throws {
     guard let last else {
-      try readAll { order, stored in
-        if range.contains(order.placedAt) { try visit(order, stored) }
+      try readAll { order in
+        if range.contains(order.placedAt) { try visit(order) }
       }
       return
     }
     guard last > 0 else { return }
     var newest: [Order] = []
     var oldest = 0  // Where the oldest kept order is, once `newest` is full.
-    try readAll { order, _ in
+    try readAll { order in
       guard range.contains(order.placedAt) else { return }
       if newest.count < last {
         newest.append(order)
@@ -24,13 +24,13 @@ extension OrderHistory {
         oldest = (oldest + 1) % last
       }
     }
-    for index in 0..<newest.count { try visit(newest[(oldest + index) % newest.count], nil) }
+    for index in 0..<newest.count { try visit(newest[(oldest + index) % newest.count]) }
   }
 
   /// Sums the orders of `range` as they are read, by the core's rule (``SummaryTally``).
   public func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary {
     var tally = SummaryTally(by: grouping)
-    try orders(in: range, last: nil) { order, _ in try tally.add(order) }
+    try orders(in: range, last: nil) { order in try tally.add(order) }
     return tally.summary
   }
 }

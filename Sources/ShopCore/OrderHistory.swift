@@ -8,31 +8,29 @@
 /// what they read and no more: the last orders follow each other, the order found has the
 /// number asked for, the count matches the last number.
 ///
-/// The visitor gets each order and, when the store keeps one, the order's own stored record
-/// in the orders' JSON Lines format (without its newline), valid only during the call: a
-/// listing can copy it instead of encoding the order again. A store that keeps no such
-/// record passes nil.
+/// The visitor gets each order, and only the order: how a store keeps it is the store's own
+/// business, and a listing that can use a store's stored form gets it at the edge.
 public protocol OrderHistory: AnyObject {
   /// Visits every saved order, oldest first, as it reads them: memory does not grow with
   /// the number of orders, and what was visited before an error stays visited.
-  func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws
+  func readAll(_ visit: (Order) throws -> Void) throws
 
   /// How many orders are saved.
   func count() throws -> Int
 
   /// Visits the last `count` saved orders (all of them when there are fewer), oldest first.
   /// Its cost does not grow with the number of orders saved before them.
-  func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws
+  func last(_ count: Int, _ visit: (Order) throws -> Void) throws
 
   /// Visits the order numbered `number` and returns true, or returns false when none is saved.
   func order(
-    numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    numbered number: Int, _ visit: (Order) throws -> Void
   ) throws -> Bool
 
   /// Visits the saved orders placed in `range`, oldest first; with `last`, only the newest
   /// `last` of them. The numbering of what it reads is checked as ``last(_:_:)`` checks it.
   func orders(
-    in range: TimeRange, last: Int?, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    in range: TimeRange, last: Int?, _ visit: (Order) throws -> Void
   ) throws
 
   /// The sums of the orders placed in `range` (``Summary``), streamed: memory grows with the
@@ -42,6 +40,6 @@ public protocol OrderHistory: AnyObject {
   /// Visits the order that holds `reference` and returns true, or returns false when none
   /// does. Its cost does not grow with the number of orders saved.
   func order(
-    referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    referenced reference: Reference, _ visit: (Order) throws -> Void
   ) throws -> Bool
 }

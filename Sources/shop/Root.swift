@@ -76,8 +76,10 @@ private struct Root {
       }
       let output = try streams.listing()
       let style: OrderListing.Style = options.json ? .json : options.csv ? .csv : .text
-      let listing = OrderListing(output: output, style: style)
-      let missing = try ListOrders(history: try makeStore(store), listing: listing)
+      let history = try makeStore(store)
+      let listing = OrderListing(
+        output: output, style: style, lines: history as? any StoredOrderLines)
+      let missing = try ListOrders(history: history, listing: listing)
         .run(options.selection, in: options.range)
       return missing == 0 ? .success : .rejected
 

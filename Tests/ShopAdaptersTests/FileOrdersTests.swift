@@ -15,7 +15,7 @@ struct FileOrdersTests {
 
   func numbers(_ store: FileOrders) throws -> [Int] {
     var numbers: [Int] = []
-    try store.readAll { order, _ in numbers.append(order.number) }
+    try store.readAll { order in numbers.append(order.number) }
     return numbers
   }
 

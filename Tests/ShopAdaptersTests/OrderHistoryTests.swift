@@ -32,19 +32,19 @@ struct OrderHistoryTests {
 
   func all(_ history: any OrderHistory) throws -> [Int] {
     var numbers: [Int] = []
-    try history.readAll { order, _ in numbers.append(order.number) }
+    try history.readAll { order in numbers.append(order.number) }
     return numbers
   }
 
   func last(_ count: Int, _ history: any OrderHistory) throws -> [Int] {
     var numbers: [Int] = []
-    try history.last(count) { order, _ in numbers.append(order.number) }
+    try history.last(count) { order in numbers.append(order.number) }
     return numbers
   }
 
   func find(_ number: Int, _ history: any OrderHistory) throws -> Order? {
     var found: Order?
-    let present = try history.order(numbered: number) { order, _ in found = order }
+    let present = try history.order(numbered: number) { order in found = order }
     #expect(present == (found != nil))
     return found
   }
@@ -73,11 +73,39 @@ struct OrderHistoryTests {
     let (file, memory, folder) = try stores(count: 2)
     let stored = try folder.read("orders.jsonl").split(separator: "\n").map(String.init)
     var lines: [String] = []
-    try file.readAll { _, bytes in
-      lines.append(String(decoding: try #require(bytes), as: UTF8.self))
+    try file.readAll { order in
+      lines.append(String(decoding: try #require(file.storedLine(of: order)), as: UTF8.self))
     }
     #expect(lines == stored)
-    try memory.readAll { _, bytes in #expect(bytes == nil) }
+    let history: any OrderHistory = memory
+    #expect(!(history is any StoredOrderLines))
+  }
+
+  /// Every form hands out the line of the order it is visiting, and of no other order, and
+  /// nothing once the visit returned: the line's memory is the reader's buffer.
+  @Test func aStoredLineIsHandedOutOnlyForTheOrderBeingVisited() throws {
+    let (file, _, folder) = try stores(count: 5)
+    let stored = try folder.read("orders.jsonl").split(separator: "\n").map(String.init)
+    func line(_ order: Order) -> String? {
+      file.storedLine(of: order).map { String(decoding: $0, as: UTF8.self) }
+    }
+    var visited: [Order] = []
+    let forms: [(String, ((Order) throws -> Void) throws -> Void)] = [
+      ("all", { try file.readAll($0) }),
+      ("last 2", { try file.last(2, $0) }),
+      ("1003", { _ = try file.order(numbered: 1003, $0) }),
+      ("range", { try file.orders(in: .all, last: 3, $0) }),
+    ]
+    for (name, form) in forms {
+      visited = []
+      try form { order in
+        #expect(line(order) == stored[order.number - 1001], "\(name)")
+        if let earlier = visited.last { #expect(line(earlier) == nil, "\(name)") }
+        visited.append(order)
+      }
+      #expect(!visited.isEmpty, "\(name)")
+      for order in visited { #expect(line(order) == nil, "\(name) after the visit") }
+    }
   }
 
   @Test(arguments: [
@@ -98,7 +126,7 @@ struct OrderHistoryTests {
     let store = FileOrders(path: path)
     var seen: [Int] = []
     #expect(throws: FileError.badData(FilePath(path), line: line, reason: reason)) {
-      try store.readAll { order, _ in seen.append(order.number) }
+      try store.readAll { order in seen.append(order.number) }
     }
     #expect(seen == Array(numbers.prefix(line - 1)))
     if numbers.count > 1 {
@@ -127,7 +155,7 @@ struct OrderHistoryTests {
     let writer = FileOrders(path: path)
     var seen: [Int] = []
     var wrote = false
-    try file.readAll { order, _ in
+    try file.readAll { order in
       seen.append(order.number)
       if !wrote {
         wrote = true
@@ -138,7 +166,7 @@ struct OrderHistoryTests {
     var counted = 0
     var lasts: [Int] = []
     let reader = FileOrders(path: path)
-    try reader.last(3) { order, _ in
+    try reader.last(3) { order in
       if lasts.isEmpty { _ = try writer.save([try draft()]) }
       lasts.append(order.number)
     }

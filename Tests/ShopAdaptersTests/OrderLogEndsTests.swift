@@ -50,11 +50,11 @@ struct OrderLogEndsTests {
     String, Verdict
   )] {
     let store = FileOrders(path: FilePath(path), lineBound: lineBound)
-    func collect(_ read: ((Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws -> Void)
+    func collect(_ read: ((Order) throws -> Void) throws -> Void)
       throws -> [Int]
     {
       var numbers: [Int] = []
-      try read { order, _ in numbers.append(order.number) }
+      try read { order in numbers.append(order.number) }
       return numbers
     }
     return [
@@ -192,7 +192,7 @@ struct OrderLogEndsTests {
       let path = try folder.write("long.jsonl", text)
       var seen: [Int] = []
       let error = #expect(throws: FileError.self) {
-        try FileOrders(path: FilePath(path), lineBound: bound).readAll { order, _ in
+        try FileOrders(path: FilePath(path), lineBound: bound).readAll { order in
           seen.append(order.number)
         }
       }

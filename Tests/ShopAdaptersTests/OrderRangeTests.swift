@@ -47,7 +47,7 @@ struct OrderRangeTests {
     -> [Int]
   {
     var numbers: [Int] = []
-    try history.orders(in: range, last: last) { order, _ in numbers.append(order.number) }
+    try history.orders(in: range, last: last) { order in numbers.append(order.number) }
     return numbers
   }
 
@@ -100,7 +100,7 @@ struct OrderRangeTests {
     ])
     #expect(saved.map(\.placedAt.secondsSince1970) == [time + 100, time + 100, time + 200])
     var stored: [Int64] = []
-    try FileOrders(path: folder.file("orders.jsonl")).readAll { order, _ in
+    try FileOrders(path: folder.file("orders.jsonl")).readAll { order in
       stored.append(order.placedAt.secondsSince1970)
     }
     #expect(stored == [time + 100, time + 100, time + 100, time + 200])
@@ -130,7 +130,7 @@ struct OrderRangeTests {
     }
     #expect(failures.load(ordering: .relaxed) == 0)
     var times: [Int64] = []
-    try FileOrders(path: path).readAll { order, _ in times.append(order.placedAt.secondsSince1970) }
+    try FileOrders(path: path).readAll { order in times.append(order.placedAt.secondsSince1970) }
     #expect(times.count == 240)
     #expect(times == times.sorted())
     // A time is only ever raised to one some clock gave, never invented.
@@ -151,7 +151,7 @@ struct OrderRangeTests {
     let tenth = try #require(bytes[(bytes.count / 10)...].firstIndex(of: UInt8(ascii: "\n")))
     for index in (tenth - 30)..<tenth { bytes[index] = UInt8(ascii: "x") }
     try Data(bytes).write(to: URL(fileURLWithPath: path))
-    #expect(throws: FileError.self) { try store.readAll { _, _ in } }
+    #expect(throws: FileError.self) { try store.readAll { _ in } }
     let since = Timestamp(secondsSince1970: times[19_900])
     let listed = try OrderRangeTests.listed(store, TimeRange(since: since, until: nil))
     #expect(listed == OrderRangeTests.expected(times, TimeRange(since: since, until: nil)))

@@ -31,7 +31,7 @@
       }
       _ = try store.save(drafts)
       var orders: [Order] = []
-      try store.readAll { order, _ in orders.append(order) }
+      try store.readAll { order in orders.append(order) }
       return (server, name, store, orders)
     }
 
@@ -50,11 +50,11 @@
       for range in Self.ranges() {
         let expected = orders.filter { range.contains($0.placedAt) }
         var listed: [Order] = []
-        try store.orders(in: range, last: nil) { order, _ in listed.append(order) }
+        try store.orders(in: range, last: nil) { order in listed.append(order) }
         #expect(listed == expected, "\(range)")
         for last in [1, 4, 1000] {
           var newest: [Int] = []
-          try store.orders(in: range, last: last) { order, _ in newest.append(order.number) }
+          try store.orders(in: range, last: last) { order in newest.append(order.number) }
           #expect(newest == expected.suffix(last).map(\.number), "\(range) last \(last)")
         }
       }
@@ -104,7 +104,7 @@
       let store = PostgresOrders(uri: server.tcpURI(try server.makeDatabase()))
       #expect(try store.summary(of: .all, by: .day) == Summary(totals: Summary.Totals()))
       var listed = 0
-      try store.orders(in: .all, last: 3) { _, _ in listed += 1 }
+      try store.orders(in: .all, last: 3) { _ in listed += 1 }
       #expect(listed == 0)
     }
 
@@ -120,7 +120,7 @@
         #expect(error.message.contains("89 orders run from 1001 to 1090"), "\(error.message)")
       }
       let error = try #require(throws: PostgresError.self) {
-        try store.orders(in: range, last: nil) { _, _ in }
+        try store.orders(in: range, last: nil) { _ in }
       }
       #expect(error.status == .dataError)
     }

@@ -19,7 +19,7 @@ struct ReferenceIndexTests {
   func found(_ ref: String, in path: String) throws -> Int? {
     var number: Int?
     let reference = try #require(Reference(ref))
-    _ = try FileOrders(path: path).order(referenced: reference) { order, _ in
+    _ = try FileOrders(path: path).order(referenced: reference) { order in
       number = order.number
     }
     return number
@@ -27,7 +27,7 @@ struct ReferenceIndexTests {
 
   func numbers(_ path: String) throws -> [Int] {
     var numbers: [Int] = []
-    try FileOrders(path: path).readAll { order, _ in numbers.append(order.number) }
+    try FileOrders(path: path).readAll { order in numbers.append(order.number) }
     return numbers
   }
 

@@ -122,19 +122,19 @@ struct OrderListingTests {
       orders = (0..<count).map { Order(number: 1001 + $0, draft: draft) }
     }
 
-    func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
+    func readAll(_ visit: (Order) throws -> Void) throws {
       for order in orders {
         handedOut += 1
-        try visit(order, nil)
+        try visit(order)
       }
     }
     func count() -> Int { orders.count }
-    func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {}
-    func order(numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
+    func last(_ count: Int, _ visit: (Order) throws -> Void) throws {}
+    func order(numbered number: Int, _ visit: (Order) throws -> Void)
       throws -> Bool
     { false }
     func order(
-      referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+      referenced reference: Reference, _ visit: (Order) throws -> Void
     ) throws -> Bool { false }
   }
 

@@ -10,29 +10,29 @@ final class ArrayHistory: OrderHistory {
     self.orders = orders
   }
 
-  func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
-    for order in orders { try visit(order, nil) }
+  func readAll(_ visit: (Order) throws -> Void) throws {
+    for order in orders { try visit(order) }
   }
 
   func count() -> Int { orders.count }
 
-  func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
-    for order in orders.suffix(count) { try visit(order, nil) }
+  func last(_ count: Int, _ visit: (Order) throws -> Void) throws {
+    for order in orders.suffix(count) { try visit(order) }
   }
 
-  func order(numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
+  func order(numbered number: Int, _ visit: (Order) throws -> Void)
     throws -> Bool
   {
     guard let order = orders.first(where: { $0.number == number }) else { return false }
-    try visit(order, nil)
+    try visit(order)
     return true
   }
 
   func order(
-    referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    referenced reference: Reference, _ visit: (Order) throws -> Void
   ) throws -> Bool {
     guard let order = orders.first(where: { $0.reference == reference }) else { return false }
-    try visit(order, nil)
+    try visit(order)
     return true
   }
 }
@@ -261,10 +261,10 @@ struct TimeRangeTests {
       until: Timestamp(secondsSince1970: SummariseTests.midnight + 86400))
     let inRange = orders.filter { range.contains($0.placedAt) }
     var listed: [Int] = []
-    try history.orders(in: range, last: last) { order, _ in listed.append(order.number) }
+    try history.orders(in: range, last: last) { order in listed.append(order.number) }
     #expect(listed == inRange.suffix(last).map(\.number))
     var all: [Int] = []
-    try history.orders(in: range, last: nil) { order, _ in all.append(order.number) }
+    try history.orders(in: range, last: nil) { order in all.append(order.number) }
     #expect(all == inRange.map(\.number))
   }
 }

@@ -25,7 +25,7 @@
 
     public func orders(
       in range: TimeRange, last: Int?,
-      _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+      _ visit: (Order) throws -> Void
     ) throws {
       if let last, last <= 0 { return }
       _ = try count()  // The numbering of the whole table, checked before any row is listed.
@@ -39,7 +39,7 @@
       }
       try withTable { connection in
         try connection.stream(sql, parameters) { row in
-          try visit(try Self.order(in: row, 0, place: connection.place), nil)
+          try visit(try Self.order(in: row, 0, place: connection.place))
         }
       }
     }

@@ -3,7 +3,7 @@
 
   extension PostgresOrders {
     public func order(
-      referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+      referenced reference: Reference, _ visit: (Order) throws -> Void
     ) throws -> Bool {
       let (connection, result) = try withTable { connection in
         let result = try connection.run(
@@ -12,7 +12,7 @@
         return (connection, result)
       }
       guard result.rows > 0 else { return false }
-      try visit(try Self.order(in: result, 0, place: connection.place), nil)
+      try visit(try Self.order(in: result, 0, place: connection.place))
       return true
     }
 
@@ -44,7 +44,7 @@
       }
     }
 
-    public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
+    public func readAll(_ visit: (Order) throws -> Void) throws {
       try withTable { connection in
         // The listing checks every number, so no separate numbering check.
         try prepareToRead(on: connection, numbering: false)
@@ -54,7 +54,7 @@
 
     private func readAll(
       on connection: PostgresConnection,
-      _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+      _ visit: (Order) throws -> Void
     ) throws {
       var expected = Order.firstNumber
       try connection.stream("SELECT \(Self.columns) ORDER BY number", [], needs: Needs.select) {
@@ -62,7 +62,7 @@
         let order = try Self.order(in: row, 0, place: connection.place)
         try Self.check(order.number, expected: expected, place: connection.place)
         expected = order.number &+ 1  // Wraps only after Int.max, which no row can follow.
-        try visit(order, nil)
+        try visit(order)
       }
     }
 
@@ -91,7 +91,7 @@
     /// grow with `count`. The numbering is checked first as a writer checks it; then each row
     /// must follow the one before it. The first row needs no check of its own: either it is
     /// the first order (1001, checked), or rows come before it and so all `count` came.
-    public func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
+    public func last(_ count: Int, _ visit: (Order) throws -> Void)
       throws
     {
       guard count > 0 else { return }
@@ -107,13 +107,13 @@
             try Self.check(order.number, expected: expected, place: connection.place)
           }
           expected = order.number &+ 1
-          try visit(order, nil)
+          try visit(order)
         }
       }
     }
 
     public func order(
-      numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+      numbered number: Int, _ visit: (Order) throws -> Void
     ) throws -> Bool {
       let (connection, result) = try withTable { connection in
         try prepareToRead(on: connection, numbering: true)
@@ -123,7 +123,7 @@
         return (connection, result)
       }
       guard result.rows > 0 else { return false }
-      try visit(try Self.order(in: result, 0, place: connection.place), nil)
+      try visit(try Self.order(in: result, 0, place: connection.place))
       return true
     }
 

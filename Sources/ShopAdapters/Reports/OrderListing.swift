@@ -2,8 +2,8 @@ import ShopCore
 
 /// What `shop orders` prints, from any store's ``OrderHistory``: a line a person reads
 /// (``OrderText``), each order's JSON, or CSV with a header (``OrderCSV``). The JSON of an
-/// order is the store's own record when it keeps one, copied byte for byte (it was checked when
-/// it was read), else it is encoded.
+/// order is the store's own line when it keeps one (``StoredOrderLines``), copied byte for
+/// byte (it was checked when it was read), else it is encoded.
 ///
 /// It writes through a bounded buffer, delivered whenever it fills: the first lines go out at
 /// once, memory does not grow with the number of orders, and a reader that goes away stops
@@ -15,23 +15,26 @@ public final class OrderListing: Listing {
 
   private let output: any ByteOutput
   private let style: Style
+  private let lines: (any StoredOrderLines)?
   private var buffer: [UInt8] = []
   private var encoder = OrderJSON.Encoder()
   private static let deliveryBytes = 1 << 16
 
-  public init(output: any ByteOutput, style: Style) {
+  /// `lines`: the store listed, when it keeps the lines `--json` prints.
+  public init(output: any ByteOutput, style: Style, lines: (any StoredOrderLines)? = nil) {
     self.output = output
     self.style = style
+    self.lines = lines
     buffer.reserveCapacity(OrderListing.deliveryBytes + 4096)
     if style == .csv { buffer.append(contentsOf: OrderCSV.header) }
   }
 
-  public func list(_ order: Order, stored: UnsafeBufferPointer<UInt8>?) throws {
+  public func list(_ order: Order) throws {
     switch style {
     case .text:
       OrderText.append(order, to: &buffer)
     case .json:
-      if let stored {
+      if let stored = lines?.storedLine(of: order) {
         buffer.append(contentsOf: stored)
         buffer.append(UInt8(ascii: "\n"))
       } else {

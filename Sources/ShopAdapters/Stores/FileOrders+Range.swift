@@ -11,7 +11,7 @@ import ShopCore
 /// but one stored out of time order next to a bound may be left out.
 extension FileOrders {
   public func orders(
-    in range: TimeRange, last: Int?, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    in range: TimeRange, last: Int?, _ visit: (Order) throws -> Void
   ) throws {
     guard last.map({ $0 > 0 }) ?? true, let snapshot = try openSnapshot(strict: true) else {
       return
@@ -24,8 +24,8 @@ extension FileOrders {
       try last.map { try self.start(ofLast: $0, endingAt: end, notBefore: start, in: snapshot) }
       ?? start
     let window = end == snapshot.end ? snapshot : snapshot.window(endingAt: end)
-    try visitChecked(window, from: from) { order, stored in
-      if range.contains(order.placedAt) { try visit(order, stored) }
+    try visitChecked(window, from: from) { order in
+      if range.contains(order.placedAt) { try visit(order) }
     }
   }
 

@@ -53,14 +53,14 @@ extension FileOrders {
 
   // MARK: - The forms
 
-  public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
+  public func readAll(_ visit: (Order) throws -> Void) throws {
     guard let snapshot = try openSnapshot(strict: false) else { return }
     var previous: Int?
     try snapshot.lines(from: 0, firstLine: 1) { offset, lineNumber, bytes in
       let (order, stored) = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
       try checkNumber(order.number, after: previous, line: lineNumber ?? 0)
       previous = order.number
-      try visit(order, stored)
+      try self.visit(order, stored: stored, visit)
       return true
     }
     // Every complete line was checked on the way, and listed; what the ends say about the
@@ -83,7 +83,7 @@ extension FileOrders {
     return lines
   }
 
-  public func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
+  public func last(_ count: Int, _ visit: (Order) throws -> Void)
     throws
   {
     guard count > 0, let snapshot = try openSnapshot(strict: true) else { return }
@@ -112,7 +112,7 @@ extension FileOrders {
   /// lines read can be checked against each other, so the cost does not grow with the file.
   func visitChecked(
     _ snapshot: Snapshot, from start: Int,
-    _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    _ visit: (Order) throws -> Void
   ) throws {
     var checking = start == 0
     var previous: Int?
@@ -124,7 +124,7 @@ extension FileOrders {
       }
       checking = true
       previous = order.number
-      try visit(order, stored)
+      try self.visit(order, stored: stored, visit)
       return true
     }
   }
@@ -133,7 +133,7 @@ extension FileOrders {
   /// with the offset, so a few reads find it in a file of any size. The number found is
   /// checked, never assumed.
   public func order(
-    numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    numbered number: Int, _ visit: (Order) throws -> Void
   ) throws -> Bool {
     guard number >= Order.firstNumber, let snapshot = try openSnapshot(strict: true) else {
       return false
@@ -144,7 +144,7 @@ extension FileOrders {
     return try bytes.withUnsafeBufferPointer { line in
       let (order, stored) = try parse(line, line: nil, at: start, in: snapshot)
       guard order.number == number else { return false }
-      try visit(order, stored)
+      try self.visit(order, stored: stored, visit)
       return true
     }
   }
@@ -190,11 +190,11 @@ extension FileOrders {
   /// The order that holds `reference`, found through the index, or false when none does. The
   /// file is read as every reader reads it: a snapshot whose ends pass the shared rule.
   public func order(
-    referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    referenced reference: Reference, _ visit: (Order) throws -> Void
   ) throws -> Bool {
     guard let snapshot = try openSnapshot(strict: true) else { return false }
     if case .whole(let order) = snapshot.ends.tail, order.reference == reference {
-      try visit(order, nil)
+      try visit(order)
       return true
     }
     let orders = ReferenceIndex.Orders(
@@ -203,8 +203,24 @@ extension FileOrders {
     let index = ReferenceIndex(orders: path)
     try index.prepare(orders)
     guard let order = try index.order(for: reference, in: orders) else { return false }
-    try visit(order, nil)
+    try visit(order)
     return true
+  }
+
+  /// The line of the order being visited, while `visit` runs.
+  public func storedLine(of order: Order) -> UnsafeBufferPointer<UInt8>? {
+    guard let visiting, visiting.number == order.number else { return nil }
+    return visiting.line
+  }
+
+  /// Visits `order`, with its line as ``storedLine(of:)`` while the visit runs.
+  private func visit(
+    _ order: Order, stored: UnsafeBufferPointer<UInt8>?, _ visit: (Order) throws -> Void
+  ) throws {
+    let outer = visiting
+    visiting = stored.map { (order.number, $0) }
+    defer { visiting = outer }
+    try visit(order)
   }
 
   /// The order on a line, and the line itself when it is as `shop` writes it, for a listing to

@@ -16,7 +16,7 @@ import ShopCore
 /// The log's rules are here and beside it: saving in this file, the rule of the file's ends
 /// in `FileOrders+Ends.swift`, the reading forms in `FileOrders+Reading.swift` and
 /// `FileOrders+Range.swift`; the bytes, newlines, locks and syncs are ``LineFile``'s.
-public final class FileOrders: Orders, OrderHistory {
+public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   public let path: FilePath
   /// The files the command prints to, by name ("standard output"): never the orders file.
   let streams: [(name: String, file: FileIdentity)]
@@ -30,6 +30,8 @@ public final class FileOrders: Orders, OrderHistory {
   private var lastReported: Int?
   private var lastWritten: [UInt8]?
   private var referenceIndex: ReferenceIndex?
+  /// The order being visited and its line, while a visitor runs (``StoredOrderLines``).
+  var visiting: (number: Int, line: UnsafeBufferPointer<UInt8>)?
   /// ``maximumLineBytes``, smaller only in tests, which must not write 64 MiB lines to run fast.
   let lineBound: Int
 
@@ -192,8 +194,9 @@ public final class FileOrders: Orders, OrderHistory {
         lastReported: lastReported)
     }
     var holds = false
-    _ = try? FileOrders(path: path).order(numbered: lastReported) { _, stored in
-      holds = stored.map { $0.elementsEqual(lastWritten) } ?? false
+    let now = FileOrders(path: path)
+    _ = try? now.order(numbered: lastReported) { order in
+      holds = now.storedLine(of: order).map { $0.elementsEqual(lastWritten) } ?? false
     }
     guard holds else {
       throw .replaced(

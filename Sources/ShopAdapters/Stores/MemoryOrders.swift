@@ -25,35 +25,35 @@ public final class MemoryOrders: Orders, OrderHistory {
     try place(drafts).map(\.order)
   }
 
-  public func readAll(_ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void) throws {
-    for order in orders { try visit(order, nil) }
+  public func readAll(_ visit: (Order) throws -> Void) throws {
+    for order in orders { try visit(order) }
   }
 
   public func count() -> Int {
     orders.count
   }
 
-  public func last(_ count: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void)
+  public func last(_ count: Int, _ visit: (Order) throws -> Void)
     throws
   {
-    for order in orders.suffix(max(count, 0)) { try visit(order, nil) }
+    for order in orders.suffix(max(count, 0)) { try visit(order) }
   }
 
   public func order(
-    referenced reference: Reference, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    referenced reference: Reference, _ visit: (Order) throws -> Void
   ) throws -> Bool {
     guard let index = references[reference] else { return false }
-    try visit(orders[index], nil)
+    try visit(orders[index])
     return true
   }
 
   /// Order N sits at index N − 1001: numbers run from 1001 up by one, with no gap.
   public func order(
-    numbered number: Int, _ visit: (Order, UnsafeBufferPointer<UInt8>?) throws -> Void
+    numbered number: Int, _ visit: (Order) throws -> Void
   ) throws -> Bool {
     let (index, overflow) = number.subtractingReportingOverflow(Order.firstNumber)
     guard !overflow, orders.indices.contains(index) else { return false }
-    try visit(orders[index], nil)
+    try visit(orders[index])
     return true
   }
 }

@@ -1,0 +1,11 @@
+import ShopCore
+
+/// A history that keeps each order as the line `shop orders --json` prints (the orders' JSON
+/// Lines format, as `shop` writes it): while it visits an order, that line is there for a
+/// listing to copy instead of encoding the order again. The core's port carries orders only;
+/// this is how a store's stored form reaches a listing at the edge.
+public protocol StoredOrderLines: AnyObject {
+  /// The stored line of `order` (without its newline) while the store is visiting that order
+  /// and holds it as `shop` writes it; nil otherwise. Valid only until the visit returns.
+  func storedLine(of order: Order) -> UnsafeBufferPointer<UInt8>?
+}
