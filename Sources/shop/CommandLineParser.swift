@@ -111,7 +111,7 @@ struct CommandLineParser {
         else {
           // `--last -1` is a number out of range, not an option: say so.
           if value.kind == .count || value.kind == .orderNumber, index < arguments.count,
-            arguments[index].dropFirst().allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            arguments[index].dropFirst().allSatisfy(DecimalInteger.isDigit),
             arguments[index].count > 1
           {
             try check(arguments[index], value.kind, "'\(option.long)'", command)
@@ -225,17 +225,11 @@ struct CommandLineParser {
 
   /// A whole number from 1 that fits `Int`, in decimal digits; no sign, no spaces.
   static func number(_ digits: [UInt8]) -> Int? {
-    guard !digits.isEmpty else { return nil }
-    var value = 0
-    for byte in digits {
-      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-      let (product, overflowed) = value.multipliedReportingOverflow(by: 10)
-      let (sum, carried) = product.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
-      if overflowed || carried { return nil }
-      value = sum
-    }
-    return value >= 1 ? value : nil
+    CommandLineParser.counting.value(digits)
   }
+
+  private static let counting = DecimalInteger(
+    sign: .none, leadingZeros: .allowed, range: 1...Int.max)
 
   /// `unknown command 'plcae': did you mean 'place'?`
   private func unknown(

@@ -148,21 +148,8 @@ struct JSONParser {
 
   /// An integer that fits in `Int`; a valid number with a fraction or exponent is `.other`.
   mutating func number() -> Value? {
-    let negative = consume(UInt8(ascii: "-"))
-    let start = position
-    var value = 0
-    var fits = true
-    while position < bytes.count, let digit = digitValue(bytes[position]) {
-      let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
-      let (sum, overflowB) =
-        negative
-        ? product.subtractingReportingOverflow(digit) : product.addingReportingOverflow(digit)
-      if overflowA || overflowB { fits = false }
-      value = sum
-      position += 1
-    }
-    let digits = position - start
-    guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
+    guard let integer = JSONParser.integer.scan(bytes, from: position) else { return nil }
+    position = integer.end
     var integral = true
     if consume(UInt8(ascii: ".")) {
       integral = false
@@ -173,17 +160,18 @@ struct JSONParser {
       _ = consume(UInt8(ascii: "+")) || consume(UInt8(ascii: "-"))
       guard skipDigits() else { return nil }
     }
-    return integral && fits ? .integer(value) : .other
+    guard integral, let value = integer.value else { return .other }
+    return .integer(value)
   }
+
+  /// JSON's integers: an optional minus, no leading zero, and here only those that fit `Int`.
+  static let integer = DecimalInteger(
+    sign: .minus, leadingZeros: .refused, range: Int.min...Int.max)
 
   private mutating func skipDigits() -> Bool {
     let start = position
-    while position < bytes.count, digitValue(bytes[position]) != nil { position += 1 }
+    while position < bytes.count, DecimalInteger.isDigit(bytes[position]) { position += 1 }
     return position > start
-  }
-
-  private func digitValue(_ byte: UInt8) -> Int? {
-    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") ? Int(byte - UInt8(ascii: "0")) : nil
   }
 
   private func matches(_ word: String) -> Bool {

@@ -36,12 +36,7 @@ enum UTCTime {
       bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
     else { return nil }
     func number(_ from: Int, _ count: Int) -> Int64? {
-      var value: Int64 = 0
-      for byte in bytes[from..<(from + count)] {
-        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-        value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-      }
-      return value
+      UTCTime.field.value(bytes[from..<(from + count)]).map(Int64.init)
     }
     guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
       let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
@@ -51,6 +46,9 @@ enum UTCTime {
     let days = self.days(fromCivil: year, month, day)
     return Timestamp(secondsSince1970: days * 86400 + hour * 3600 + minute * 60 + second)
   }
+
+  /// A field's fixed digits; each field's own range is checked after.
+  private static let field = DecimalInteger(sign: .none, leadingZeros: .allowed, range: 0...9999)
 
   static func parse(_ text: String) -> Timestamp? {
     var text = text

@@ -116,7 +116,7 @@ public struct FileCatalog: Catalog {
             + "letters, digits, '-', '_' or '.'")
       }
       let sku = String(decoding: fields[0], as: UTF8.self)
-      guard let price = FileCatalog.price(fields[1]) else {
+      guard let price = FileCatalog.priceField.value(fields[1]) else {
         throw .badData(
           path, line: number,
           reason: "price of '\(sku)' is \(TerminalText.quoted(fields[1])), not a whole number "
@@ -154,18 +154,8 @@ public struct FileCatalog: Catalog {
     }
   }
 
-  private static func price(_ digits: ArraySlice<UInt8>) -> Int? {
-    guard !digits.isEmpty else { return nil }
-    var value = 0
-    for byte in digits {
-      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-      let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
-      let (sum, overflowB) = product.addingReportingOverflow(Int(byte - UInt8(ascii: "0")))
-      if overflowA || overflowB { return nil }
-      value = sum
-    }
-    return value
-  }
+  private static let priceField = DecimalInteger(
+    sign: .none, leadingZeros: .allowed, range: 0...Int.max)
 
   /// Why a line could not be split into fields.
   enum FieldProblem: Error, Equatable {

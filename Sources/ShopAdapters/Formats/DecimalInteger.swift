@@ -1,0 +1,91 @@
+/// The one reader of decimal integers from bytes. Each format that reads one says what it
+/// accepts (a minus sign or not, leading zeros or not, the range) and shares the loop, so
+/// overflow is checked the same way everywhere. A `+` is never accepted.
+public struct DecimalInteger: Sendable {
+  public enum Sign: Sendable {
+    /// Digits only.
+    case none
+    /// An optional `-` before the digits.
+    case minus
+  }
+
+  public enum LeadingZeros: Sendable {
+    case allowed
+    /// `0` and `-0` alone, but no `007` (JSON's rule).
+    case refused
+  }
+
+  /// The digits read from a place in a longer text; see ``scan(_:from:)``.
+  public struct Scan<Index> {
+    /// Nil when the number is well formed but outside the range (or `Int`).
+    public let value: Int?
+    /// Just past the last digit.
+    public let end: Index
+
+    @inlinable
+    init(value: Int?, end: Index) {
+      self.value = value
+      self.end = end
+    }
+  }
+
+  public let sign: Sign
+  public let leadingZeros: LeadingZeros
+  public let range: ClosedRange<Int>
+
+  public init(sign: Sign, leadingZeros: LeadingZeros, range: ClosedRange<Int>) {
+    self.sign = sign
+    self.leadingZeros = leadingZeros
+    self.range = range
+  }
+
+  @inlinable
+  public static func isDigit(_ byte: UInt8) -> Bool {
+    byte &- UInt8(ascii: "0") < 10
+  }
+
+  /// The number that is all of `bytes`, or nil when they are not one this reader accepts.
+  @inlinable
+  public func value<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
+    guard let scan = scan(bytes, from: bytes.startIndex), scan.end == bytes.endIndex else {
+      return nil
+    }
+    return scan.value
+  }
+
+  /// Reads the sign and every digit from `start`, in range or not, so a caller reading a
+  /// longer text knows where the number ends. Nil when there is no digit there, or when a
+  /// leading zero is refused.
+  @inlinable
+  public func scan<Bytes: Collection<UInt8>>(
+    _ bytes: Bytes, from start: Bytes.Index
+  ) -> Scan<Bytes.Index>? {
+    var index = start
+    let negative = sign == .minus && index < bytes.endIndex && bytes[index] == UInt8(ascii: "-")
+    if negative { index = bytes.index(after: index) }
+    let first = index
+    var value = 0
+    var fits = true
+    while index < bytes.endIndex, DecimalInteger.isDigit(bytes[index]) {
+      if fits {
+        let digit = Int(bytes[index] &- UInt8(ascii: "0"))
+        let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
+        let (sum, overflowB) =
+          negative
+          ? product.subtractingReportingOverflow(digit) : product.addingReportingOverflow(digit)
+        // Past the range's end on its own side, more digits only move further away.
+        fits =
+          !overflowA && !overflowB && (negative ? sum >= range.lowerBound : sum <= range.upperBound)
+        value = sum
+      }
+      index = bytes.index(after: index)
+    }
+    guard index != first else { return nil }
+    if leadingZeros == .refused, bytes[first] == UInt8(ascii: "0"),
+      bytes.index(after: first) != index
+    {
+      return nil
+    }
+    return Scan(value: fits && range.contains(value) ? value : nil, end: index)
+  }
+}
