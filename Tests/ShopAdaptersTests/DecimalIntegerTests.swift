@@ -78,6 +78,18 @@ struct DecimalIntegerTests {
 
   @Test(
     arguments: [
+      ("1", 1), ("1000000", 1_000_000), ("0001000000", 1_000_000), ("007", 7), ("0", nil),
+      ("00", nil), ("-0", nil), ("-1", nil), ("+1", nil), ("", nil), ("1000001", nil),
+      ("9223372036854775808", nil), ("1 ", nil), ("1=", nil),
+    ] as [(String, Int?)])
+  func aQuantityIsDigitsFromOneToTheCartsMaximum(text: String, quantity: Int?) {
+    var item = "pen=" + text
+    let parsed = item.withUTF8 { CartSyntax.item($0) }
+    #expect((try? parsed.get())?.quantity == quantity)
+  }
+
+  @Test(
+    arguments: [
       ("0", 0), ("30", 30), ("007", 7), ("\(Int.max)", Int.max), ("000\(Int.max)", Int.max),
       ("+5", nil), ("-5", nil), ("-0", nil), ("", nil), ("9223372036854775808", nil),
       ("99999999999999999999", nil), ("1a", nil), ("1 0", nil), ("0x10", nil),

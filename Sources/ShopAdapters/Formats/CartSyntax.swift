@@ -73,16 +73,11 @@ public enum CartSyntax {
 
   /// 1...``Cart/maximumQuantity`` in decimal digits; leading zeros are allowed, signs are not.
   static func quantity(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
-    guard !digits.isEmpty else { return nil }
-    var value = 0
-    for byte in digits {
-      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-      value = value * 10 + Int(byte &- UInt8(ascii: "0"))
-      // Stop before the value can grow past Int: any longer run of digits is out of range.
-      if value > Cart.maximumQuantity { return nil }
-    }
-    return value >= 1 ? value : nil
+    CartSyntax.quantityDigits.value(digits)
   }
+
+  private static let quantityDigits = DecimalInteger(
+    sign: .none, leadingZeros: .allowed, range: 1...Cart.maximumQuantity)
 
   @inline(__always)
   public static func isBlank(_ byte: UInt8) -> Bool {
