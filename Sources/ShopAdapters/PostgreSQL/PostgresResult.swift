@@ -37,23 +37,10 @@
 
     /// The field as a decimal integer, or nil when it is NULL or not one that fits in `Int`.
     func integer(_ row: Int, _ column: Int) -> Int? {
-      guard let bytes = bytes(row, column), !bytes.isEmpty else { return nil }
-      var value = 0
-      var digits = bytes[...]
-      let negative = digits.first == UInt8(ascii: "-")
-      if negative { digits = digits.dropFirst() }
-      guard !digits.isEmpty else { return nil }
-      for byte in digits {
-        guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-        let digit = Int(byte - UInt8(ascii: "0"))
-        let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
-        let (sum, overflowB) =
-          negative
-          ? product.subtractingReportingOverflow(digit) : product.addingReportingOverflow(digit)
-        if overflowA || overflowB { return nil }
-        value = sum
-      }
-      return value
+      bytes(row, column).flatMap(PostgresResult.integerText.value)
     }
+
+    private static let integerText = DecimalInteger(
+      sign: .minus, leadingZeros: .allowed, range: Int.min...Int.max)
   }
 #endif
