@@ -10,7 +10,7 @@
       let place = connection.place
       do {
         let numbering = try lockAndReadNumbering(on: connection)
-        orders = try Self.numbered(drafts, after: numbering.last ?? Order.firstNumber - 1)
+        orders = try Order.numbered(drafts, after: numbering.last)
         var json: [UInt8] = []
         for order in orders {
           rows.startRow(fields: 5)

@@ -45,7 +45,7 @@
         let numbering = try Numbering(answers[1], from: 0, place: place)
         if inserted == drafts.count {
           if checking { schemaChecked = true }
-          return try Self.numbered(drafts, after: numbering.last ?? Order.firstNumber - 1)
+          return try Order.numbered(drafts, after: numbering.last)
         }
         // Nothing was inserted: the server found the table or its numbering is not shop's.
         if checking { try checkSchema(on: connection) }
@@ -103,19 +103,6 @@
       let numbering = try Numbering(last, from: 0, place: place)
       try numbering.check(place)
       return numbering
-    }
-
-    /// The drafts as orders numbered on from `last`.
-    static func numbered(_ drafts: [Draft], after last: Int) throws -> [Order] {
-      var orders: [Order] = []
-      orders.reserveCapacity(drafts.count)
-      var previous = last
-      for draft in drafts {
-        guard let number = Order.number(after: previous) else { throw OrdersFull(last: previous) }
-        orders.append(Order(number: number, draft: draft))
-        previous = number
-      }
-      return orders
     }
 
     /// The four arrays the INSERT reads, in the binary format: nothing to quote or escape.

@@ -56,12 +56,12 @@
       on connection: PostgresConnection,
       _ visit: (Order) throws -> Void
     ) throws {
-      var expected = Order.firstNumber
+      var previous: Int?
       try connection.stream("SELECT \(Self.columns) ORDER BY number", [], needs: Needs.select) {
         row in
         let order = try Self.order(in: row, 0, place: connection.place)
-        try Self.check(order.number, expected: expected, place: connection.place)
-        expected = order.number &+ 1  // Wraps only after Int.max, which no row can follow.
+        try Self.check(order.number, after: previous, place: connection.place)
+        previous = order.number
         try visit(order)
       }
     }
@@ -97,16 +97,16 @@
       guard count > 0 else { return }
       try withTable { connection in
         try prepareToRead(on: connection, numbering: true)
-        var expected: Int?
+        var previous: Int?
         try connection.stream(
           "SELECT * FROM (SELECT \(Self.columns) ORDER BY number DESC LIMIT $1) AS last "
             + "ORDER BY number", [PostgresParameter(count)], needs: Needs.select
         ) { row in
           let order = try Self.order(in: row, 0, place: connection.place)
-          if let expected {
-            try Self.check(order.number, expected: expected, place: connection.place)
+          if previous != nil {
+            try Self.check(order.number, after: previous, place: connection.place)
           }
-          expected = order.number &+ 1
+          previous = order.number
           try visit(order)
         }
       }
@@ -127,8 +127,10 @@
       return true
     }
 
-    private static func check(_ number: Int, expected: Int, place: PostgresPlace) throws {
-      guard number != expected else { return }
+    private static func check(_ number: Int, after previous: Int?, place: PostgresPlace) throws {
+      guard !Order.isNumber(number, after: previous) else { return }
+      // Wraps only after Int.max, which no row can follow.
+      let expected = previous.map { $0 &+ 1 } ?? Order.firstNumber
       throw PostgresError.badData(
         place,
         number < expected
@@ -147,7 +149,7 @@
       func bad(_ reason: String) -> PostgresError {
         .badData(place, "order \(number): \(reason)")
       }
-      guard number >= Order.firstNumber else { throw bad("the number is below 1001") }
+      do { try Order.checkStored(number: number) } catch { throw bad("the number is below 1001") }
       guard let seconds = result.integer(row, 1), let total = result.integer(row, 3),
         let payable = result.integer(row, 4)
       else { throw bad("placed_at, total or payable is missing") }
@@ -174,13 +176,13 @@
         guard let valid = Reference(text) else { throw bad("the ref is not a valid ref") }
         reference = valid
       }
-      guard
-        let draft = Draft(
-          lines: lines, placedAt: Timestamp(secondsSince1970: Int64(seconds)),
-          reference: reference),
-        draft.total == total, Order.payable(total: total) == payable
-      else { throw bad("total or payable does not match the items") }
-      return Order(number: number, draft: draft)
+      do {
+        return try Order(
+          stored: number, lines: lines, total: total, payable: payable,
+          placedAt: Timestamp(secondsSince1970: Int64(seconds)), reference: reference)
+      } catch {
+        throw bad("total or payable does not match the items")
+      }
     }
   }
 #endif

@@ -94,7 +94,7 @@ extension FileOrders {
         do { previous = try OrderJSON.order(from: previousBytes) } catch {
           return fault(previousStart, "not an order: \(error.reason)", linesEnd: linesEnd)
         }
-        guard Order.number(after: previous.number) == last.number else {
+        guard Order.isNumber(last.number, after: previous.number) else {
           return fault(
             start, FileOrders.misnumbered(last.number, after: previous.number),
             linesEnd: linesEnd)
@@ -170,7 +170,7 @@ extension FileOrders {
 
   /// Order `number` must follow `previous` (nil: it is the first order) by one.
   func checkNumber(_ number: Int, after previous: Int?, line: Int) throws(FileError) {
-    guard number != Order.number(after: previous) else { return }
+    guard !Order.isNumber(number, after: previous) else { return }
     throw .badData(path, line: line, reason: FileOrders.misnumbered(number, after: previous))
   }
 

@@ -118,7 +118,7 @@ extension FileOrders {
     var previous: Int?
     try snapshot.lines(from: start, firstLine: start == 0 ? 1 : nil) { offset, number, bytes in
       let (order, stored) = try parse(bytes, line: number, at: offset, in: snapshot)
-      if checking, order.number != Order.number(after: previous) {
+      if checking, !Order.isNumber(order.number, after: previous) {
         let line = try number ?? snapshot.file.lineNumber(at: offset)
         try checkNumber(order.number, after: previous, line: line)
       }

@@ -232,7 +232,7 @@ final class ReferenceIndex {
           throw .badData(ordersPath, line: number, reason: "not an order: \(error.reason)")
         }
         lineNumber = lineNumber.map { $0 + 1 }
-        if checking, previous != nil, order.number != Order.number(after: previous) {
+        if checking, previous != nil, !Order.isNumber(order.number, after: previous) {
           broken = true
           return false
         }

@@ -1,0 +1,56 @@
+/// The rules an order is saved under, written once for every store that numbers drafts or
+/// reads orders back: a store checks what it reads against the same rules it saved by.
+extension Order {
+  /// Why what a store holds is not an order `shop` could have saved.
+  public enum StoredProblem: Error, Equatable, Sendable {
+    /// The number is below ``Order/firstNumber``.
+    case numberBelowFirst
+    /// No items, or an item with a quantity below 1 or a price below 0.
+    case badItems
+    /// The total is not the sum of the items (or does not fit in `Int`), or the payable
+    /// amount does not follow from the total.
+    case totalsDoNotMatch
+  }
+
+  /// An order as a store read it back, checked: its number, items, total and payable.
+  public init(
+    stored number: Int, lines: [OrderLine], total: Int, payable: Int, placedAt: Timestamp,
+    reference: Reference?
+  ) throws(StoredProblem) {
+    try Order.checkStored(number: number)
+    guard !lines.isEmpty, lines.allSatisfy({ $0.quantity > 0 && $0.price >= 0 }) else {
+      throw .badItems
+    }
+    guard let draft = Draft(lines: lines, placedAt: placedAt, reference: reference),
+      draft.total == total, Order.payable(total: total) == payable
+    else { throw .totalsDoNotMatch }
+    self.init(number: number, draft: draft)
+  }
+
+  /// A stored number is never below ``firstNumber``; a reader checks it before the rest.
+  public static func checkStored(number: Int) throws(StoredProblem) {
+    guard number >= Order.firstNumber else { throw .numberBelowFirst }
+  }
+
+  /// Whether `number` may follow `previous` (nil: no order before it): numbers run from
+  /// ``firstNumber`` up by one, so a repeat, a gap or a step back is never one.
+  public static func isNumber(_ number: Int, after previous: Int?) -> Bool {
+    Order.number(after: previous) == number
+  }
+
+  /// The drafts as orders numbered in turn after `last` (nil: no order yet), as they are.
+  /// - Throws: `OrdersFull` with the last number given when the next would not fit in `Int`.
+  public static func numbered(_ drafts: [Draft], after last: Int?) throws(OrdersFull) -> [Order] {
+    var orders: [Order] = []
+    orders.reserveCapacity(drafts.count)
+    var previous = last
+    for draft in drafts {
+      guard let number = Order.number(after: previous) else {
+        throw OrdersFull(last: previous ?? 0)
+      }
+      orders.append(Order(number: number, draft: draft))
+      previous = number
+    }
+    return orders
+  }
+}
