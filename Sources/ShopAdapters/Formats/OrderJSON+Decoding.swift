@@ -91,13 +91,18 @@ extension JSONParser {
     guard let payable else { throw OrderJSONError("no \"payable\"") }
     guard let placedAt else { throw .badTime }
     guard let lines else { throw .badItems }
-    guard number >= Order.firstNumber else {
-      throw OrderJSONError("order number \(number) is below \(Order.firstNumber)")
+    do {
+      return try Order(
+        stored: number, lines: lines, total: total, payable: payable, placedAt: placedAt,
+        reference: reference)
+    } catch {
+      switch error {
+      case .numberBelowFirst:
+        throw OrderJSONError("order number \(number) is below \(Order.firstNumber)")
+      case .badItems: throw .badItems
+      case .totalsDoNotMatch: throw OrderJSONError("total or payable does not match the items")
+      }
     }
-    guard let draft = Draft(lines: lines, placedAt: placedAt, reference: reference),
-      draft.total == total, Order.payable(total: total) == payable
-    else { throw OrderJSONError("total or payable does not match the items") }
-    return Order(number: number, draft: draft)
   }
 
   /// The keys an order is read by; any other key's value is checked as JSON and skipped.

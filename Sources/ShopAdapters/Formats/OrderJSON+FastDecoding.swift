@@ -20,7 +20,7 @@ extension JSONParser {
       }
       switch field {
       case .number:
-        guard let value = plainInteger(), value >= Order.firstNumber else { return nil }
+        guard let value = plainInteger() else { return nil }
         number = value
       case .reference:
         guard consume(OrderLayout.quote), let value = plainReference() else { return nil }
@@ -47,11 +47,11 @@ extension JSONParser {
       }
     }
     guard consume(OrderLayout.objectEnd), position == bytes.count, let number, let lines,
-      let total, let payable, let placedAt,
-      let draft = Draft(lines: lines, placedAt: placedAt, reference: reference),
-      draft.total == total, Order.payable(total: total) == payable
+      let total, let payable, let placedAt
     else { return nil }
-    return Order(number: number, draft: draft)
+    return try? Order(
+      stored: number, lines: lines, total: total, payable: payable, placedAt: placedAt,
+      reference: reference)
   }
 
   /// `[`, one or more items, `]`.
@@ -156,23 +156,10 @@ extension JSONParser {
   /// An integer in the plain form every writer uses (`-`?, digits, no leading zero), read in
   /// place; nil, with nothing consumed, for anything else, which the full reader then takes.
   mutating func plainInteger() -> Int? {
-    var end = position
-    let negative = end < bytes.count && bytes[end] == UInt8(ascii: "-")
-    if negative { end += 1 }
-    let first = end
-    var value = 0
-    while end < bytes.count, OrderLayout.isDigit(bytes[end]) {
-      let digit = Int(bytes[end] &- UInt8(ascii: "0"))
-      let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
-      let (sum, overflowB) =
-        negative
-        ? product.subtractingReportingOverflow(digit) : product.addingReportingOverflow(digit)
-      guard !overflowA, !overflowB else { return nil }
-      value = sum
-      end += 1
-    }
-    let digits = end - first
-    guard digits > 0, digits == 1 || bytes[first] != UInt8(ascii: "0") else { return nil }
+    guard let integer = JSONParser.integer.scan(bytes, from: position),
+      let value = integer.value
+    else { return nil }
+    let end = integer.end
     if end < bytes.count {
       let next = bytes[end]
       if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") {
