@@ -6,14 +6,41 @@ public protocol RequestSource: AnyObject {
   func nextGroup() throws -> [Request]?
 }
 
-/// The use case of `shop batch`: places every group of requests a source gives, in order.
-public struct PlaceBatch {
+/// A batch's groups, each placed and reported as ``PlaceOrder/place(_:)`` places a group of
+/// requests: in input order, with one call to the store (one durable commit) per group.
+public protocol BatchGroups: AnyObject {
+  /// Places the next group, or returns nil at the end of input.
+  func placeNext() throws -> PlaceOrder.GroupResult?
+}
+
+/// The plain way: a source's groups of requests, each placed by the use case.
+public final class RequestGroups: BatchGroups {
   private let source: any RequestSource
   private let placeOrder: PlaceOrder
 
   public init(source: any RequestSource, placeOrder: PlaceOrder) {
     self.source = source
     self.placeOrder = placeOrder
+  }
+
+  public func placeNext() throws -> PlaceOrder.GroupResult? {
+    guard let group = try source.nextGroup() else { return nil }
+    return try placeOrder.place(group)
+  }
+}
+
+/// The use case of `shop batch`: places every group of requests a source gives, in order.
+public struct PlaceBatch {
+  private let groups: any BatchGroups
+
+  public init(source: any RequestSource, placeOrder: PlaceOrder) {
+    self.init(groups: RequestGroups(source: source, placeOrder: placeOrder))
+  }
+
+  /// Groups placed another way than one ``Request`` at a time, such as an adapter that prices
+  /// a file's lines straight from its bytes; the outcome must be the same.
+  public init(groups: any BatchGroups) {
+    self.groups = groups
   }
 
   /// Places groups until the source ends.
@@ -25,8 +52,7 @@ public struct PlaceBatch {
     var rejected = 0
     var lastReported: Int?
     do {
-      while let group = try source.nextGroup() {
-        let placed = try placeOrder.place(group)
+      while let placed = try groups.placeNext() {
         rejected += placed.rejected
         lastReported = placed.lastNumber ?? lastReported
       }

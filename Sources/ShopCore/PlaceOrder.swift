@@ -43,6 +43,11 @@ public struct PlaceOrder {
   public struct GroupResult: Equatable, Sendable {
     public let rejected: Int
     public let lastNumber: Int?
+
+    public init(rejected: Int, lastNumber: Int?) {
+      self.rejected = rejected
+      self.lastNumber = lastNumber
+    }
   }
 
   /// Places a group of requests with one call to the store (one durable commit), then

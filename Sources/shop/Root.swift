@@ -64,10 +64,7 @@ private struct Root {
 
     case .batch(let options, let path):
       if options.explain { return try show(explain(options, input: path)) }
-      let placeOrder = try makePlaceOrder(options)
-      let input = try path.map { path throws(FileError) in try BatchInput(path: path) }
-      let batch = PlaceBatch(source: try input ?? streams.batchInput(), placeOrder: placeOrder)
-      return try batch.run() == 0 ? .success : .rejected
+      return try makeBatch(options, path: path).run() == 0 ? .success : .rejected
 
     case .orders(let options):
       let store = chooseStore(flag: options.ordersPath, memory: false, environment)
@@ -148,6 +145,26 @@ private struct Root {
     return PlaceOrder(
       catalog: try makeCatalog(catalog.value), orders: try makeStore(store), clock: clock,
       report: report)
+  }
+
+  /// The app of `batch`: quiet into a file, priced straight from the input's bytes
+  /// (``PricedBatch``); otherwise one request at a time. Built in the order of `place`'s, the
+  /// input opened last.
+  func makeBatch(_ options: PlacementOptions, path: FilePath?) throws -> PlaceBatch {
+    let report = try makeReport(options.report)
+    let catalog = try makeCatalog(chooseCatalog(flag: options.catalogPath, environment).value)
+    let orders = try makeStore(
+      chooseStore(flag: options.ordersPath, memory: options.memory, environment))
+    let opened = try path.map { path throws(FileError) in try BatchInput(path: path) }
+    let input = try opened ?? streams.batchInput()
+    if let quiet = report as? QuietReport, let file = orders as? FileOrders {
+      return PlaceBatch(
+        groups: PricedBatch(
+          input: input, catalog: catalog, store: file, clock: clock, report: quiet))
+    }
+    return PlaceBatch(
+      source: input,
+      placeOrder: PlaceOrder(catalog: catalog, orders: orders, clock: clock, report: report))
   }
 
   /// What `--explain` prints for `place` and `batch`: the same decisions, not built.

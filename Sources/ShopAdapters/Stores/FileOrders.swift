@@ -69,6 +69,22 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   }
 
   public func place(_ drafts: [Draft]) throws(FileError) -> [Placement] {
+    try placing { file throws(FileError) in try append(drafts, to: file) }
+  }
+
+  /// Appends a batch group priced and encoded by ``PricedBatch``, by the same rules as
+  /// ``place(_:)``: numbered after the file's last order, stamped no earlier than it, synced.
+  /// - Returns: the number of its last order.
+  func place(_ group: PricedBatch.Group, at now: Timestamp) throws(FileError) -> Int? {
+    guard group.count > 0 else { return nil }
+    _ = try placing { file throws(FileError) in try append(group, at: now, to: file) }
+    return lastReported
+  }
+
+  /// Locks the file, appends with `append`, and checks the path still names it afterwards.
+  private func placing(_ append: (LineFile) throws(FileError) -> Appended) throws(FileError)
+    -> [Placement]
+  {
     // Lock, then make sure the path still names the locked file, else let it go and open the
     // path again: another process (`sed -i`, `mv`, an editor) may replace it at any time.
     for _ in 0..<FileOrders.maximumReopenings {
@@ -79,7 +95,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
         try letGo(of: file)
         continue
       }
-      let appended = try append(drafts, to: file)
+      let appended = try append(file)
       // Checked again after the sync: a group that went into a file no longer at the path
       // must not be reported. It is cut off that file, as a failed write would be, and placed
       // again in the file now at the path.
@@ -88,9 +104,9 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
         try letGo(of: file)
         continue
       }
-      if let last = appended.new.last {
+      if let last = appended.lastNumber {
         lastWritten = Array(pending[lastLineStart..<(pending.count - 1)])
-        lastReported = last.number
+        lastReported = last
       }
       appended.recordReferences()
       return appended.placements
@@ -108,7 +124,8 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   /// make once they are known to be in the file at the path.
   private struct Appended {
     let placements: [Placement]
-    let new: [Order]
+    /// The number of the last new order; nil when there is none.
+    let lastNumber: Int?
     let restore: Int
     let recordReferences: () -> Void
   }
@@ -131,7 +148,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     }
     guard let plan else { throw .full(path, OrdersFull(last: ends.last?.number ?? 0)) }
     guard !plan.new.isEmpty else {
-      return Appended(placements: plan.placements, new: [], restore: fileEnd) {}
+      return Appended(placements: plan.placements, lastNumber: nil, restore: fileEnd) {}
     }
     var restore = fileEnd
     if case .torn(let start) = ends.tail { restore = start }
@@ -161,7 +178,34 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
       }
     }
     return Appended(
-      placements: plan.placements, new: plan.new, restore: restore, recordReferences: record)
+      placements: plan.placements, lastNumber: plan.new.last?.number, restore: restore,
+      recordReferences: record)
+  }
+
+  /// As ``append(_:to:)`` for a priced group: its orders have no references, and the group
+  /// writes their lines itself.
+  private func append(_ group: PricedBatch.Group, at now: Timestamp, to file: LineFile)
+    throws(FileError) -> Appended
+  {
+    let fileEnd = try file.size()
+    guard group.count > 0 else {
+      return Appended(placements: [], lastNumber: nil, restore: fileEnd) {}
+    }
+    let ends = try self.ends(of: file, size: fileEnd).checked(in: file, writing: true)
+    let last = ends.last?.number
+    guard let first = Order.number(after: last),
+      case (let lastNumber, false) = first.addingReportingOverflow(group.count - 1)
+    else { throw .full(path, OrdersFull(last: last ?? 0)) }
+    var restore = fileEnd
+    if case .torn(let start) = ends.tail { restore = start }
+    pending.removeAll(keepingCapacity: true)
+    // A last line that is a whole order missing only its newline is completed, never cut.
+    if case .whole = ends.tail { pending.append(UInt8(ascii: "\n")) }
+    // Each order no earlier than the one before it, as ``Draft/stamped(notBefore:)`` says.
+    let placedAt = ends.last.map { max($0.placedAt, now) } ?? now
+    lastLineStart = group.write(numberedFrom: first, placedAt: placedAt, to: &pending)
+    try file.append(pending, at: restore, size: fileEnd, syncingFolder: ends.last == nil)
+    return Appended(placements: [], lastNumber: lastNumber, restore: restore) {}
   }
 
   /// The index of references, brought up to date under the lock, when a draft has one.

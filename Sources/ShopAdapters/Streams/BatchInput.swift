@@ -52,11 +52,28 @@ public final class BatchInput: RequestSource {
   /// The next group of requests in input order, or nil at the end of input. Blank lines and
   /// `#` comments are skipped but counted, so line numbers match the input.
   public func nextGroup() throws(FileError) -> [Request]? {
+    var requests: [Request] = []
+    let more = try nextGroup { line, number in
+      guard let line else {
+        requests.append(BatchInput.tooLong(number))
+        return
+      }
+      requests.append(CartSyntax.request(line: line, number: number))
+    }
+    return more ? requests : nil
+  }
+
+  /// Visits the next group's lines in input order, each with its number: its text (blanks
+  /// and a CR around it trimmed, valid only during the call), or nil when it was longer than
+  /// ``maximumLineBytes``. Blank lines and `#` comments are skipped but counted. False at the
+  /// end of input, when no line was visited.
+  public func nextGroup(
+    _ visit: (_ line: UnsafeBufferPointer<UInt8>?, _ number: Int) -> Void
+  ) throws(FileError) -> Bool {
     while true {
       if !hasCompleteLine() && !atEnd { try fill() }
-      let requests = split()
-      if !requests.isEmpty { return requests }
-      if atEnd && start == end { return nil }
+      if split(visit) > 0 { return true }
+      if atEnd && start == end { return false }
     }
   }
 
@@ -99,25 +116,26 @@ public final class BatchInput: RequestSource {
     } while end < limit && descriptor.hasInputWaiting()
   }
 
-  /// Parses complete lines (and, at the end of input, a last line without its newline) up to
-  /// a group's worth; an unfinished line longer than the limit is reported and dropped.
-  private func split() -> [Request] {
-    var requests: [Request] = []
+  /// Visits complete lines (and, at the end of input, a last line without its newline) up to
+  /// a group's worth; an unfinished line longer than the limit is visited as too long and
+  /// dropped. How many lines were visited.
+  private func split(_ visit: (UnsafeBufferPointer<UInt8>?, Int) -> Void) -> Int {
+    var visited = 0
     var consumed = 0
     buffer.withUnsafeBufferPointer { bytes in
-      while start < end, requests.count < BatchInput.groupLines, consumed < BatchInput.groupBytes {
+      while start < end, visited < BatchInput.groupLines, consumed < BatchInput.groupBytes {
         let rest = UnsafeBufferPointer(rebasing: bytes[start..<end])
         guard
           let newline = System.firstIndex(of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rest))
         else {
           if atEnd {
-            finishLine(rest, into: &requests)
+            finishLine(rest, &visited, visit)
             consumed += rest.count
             start = end
           }
           break
         }
-        finishLine(UnsafeBufferPointer(rebasing: rest[..<newline]), into: &requests)
+        finishLine(UnsafeBufferPointer(rebasing: rest[..<newline]), &visited, visit)
         start += newline + 1
         consumed += newline + 1
       }
@@ -126,26 +144,31 @@ public final class BatchInput: RequestSource {
       // No newline within the limit: report the line once, drop what came of it so far.
       if !skippingLongLine {
         lineNumber += 1
-        requests.append(tooLong())
+        visit(nil, lineNumber)
+        visited += 1
         skippingLongLine = true
       }
       start = end
     }
-    return requests
+    return visited
   }
 
-  private func tooLong() -> Request {
-    Request(line: lineNumber, cart: .failure(.lineTooLong(limit: BatchInput.maximumLineBytes)))
+  private static func tooLong(_ number: Int) -> Request {
+    Request(line: number, cart: .failure(.lineTooLong(limit: BatchInput.maximumLineBytes)))
   }
 
-  private func finishLine(_ line: UnsafeBufferPointer<UInt8>, into requests: inout [Request]) {
+  private func finishLine(
+    _ line: UnsafeBufferPointer<UInt8>, _ visited: inout Int,
+    _ visit: (UnsafeBufferPointer<UInt8>?, Int) -> Void
+  ) {
     if skippingLongLine {
       skippingLongLine = false  // The end of the line already reported as too long.
       return
     }
     lineNumber += 1
     guard line.count <= BatchInput.maximumLineBytes else {
-      requests.append(tooLong())
+      visit(nil, lineNumber)
+      visited += 1
       return
     }
     var end = line.count
@@ -153,7 +176,7 @@ public final class BatchInput: RequestSource {
     var start = 0
     while start < end, CartSyntax.isBlank(line[start]) { start += 1 }
     if start == end || line[start] == UInt8(ascii: "#") { return }
-    let text = UnsafeBufferPointer(rebasing: line[start..<end])
-    requests.append(CartSyntax.request(line: text, number: lineNumber))
+    visit(UnsafeBufferPointer(rebasing: line[start..<end]), lineNumber)
+    visited += 1
   }
 }

@@ -1,0 +1,378 @@
+import ShopCore
+
+/// The fast path of `shop batch -q` into an orders file, fenced in this file: a group whose
+/// every line is a plain cart of SKUs the catalog sells is priced straight from the input's
+/// bytes and written straight into the file's buffer, with no `Request`, `Cart`, `Draft` or
+/// `Order` made, no `String` per SKU and no allocation per line. A group with any other line
+/// (a ref, an unknown SKU, a mistake, a total too large) is placed the plain way, by
+/// ``PlaceOrder``, which says what is wrong; so is every group of a report that tells of placed
+/// orders. A differential test keeps the two ways equal, byte for byte.
+public final class PricedBatch: BatchGroups {
+  private let input: BatchInput
+  private let store: FileOrders
+  private let clock: any WallClock
+  private let placeOrder: PlaceOrder
+  private let table: SKUTable
+  /// Kept between groups, so its storage is reused.
+  private var group: Group
+
+  /// Only a quiet report: it tells nothing of placed orders, so none has to be made for it.
+  public init(
+    input: BatchInput, catalog: any Catalog, store: FileOrders, clock: any WallClock,
+    report: QuietReport
+  ) {
+    self.input = input
+    self.store = store
+    self.clock = clock
+    self.placeOrder = PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report)
+    self.table = SKUTable(catalog.entries)
+    self.group = Group(table: table)
+  }
+
+  public func placeNext() throws -> PlaceOrder.GroupResult? {
+    var group = Group(table: table)
+    swap(&group, &self.group)
+    defer { swap(&group, &self.group) }
+    group.removeAll()
+    var requests: [Request]?
+    let more = try input.nextGroup { line, number in
+      if requests == nil {
+        if let line, group.add(line, number: number) { return }
+        requests = group.requests()
+      }
+      let request =
+        line.map { CartSyntax.request(line: $0, number: number) }
+        ?? Request(line: number, cart: .failure(.lineTooLong(limit: BatchInput.maximumLineBytes)))
+      requests?.append(request)
+    }
+    guard more else { return nil }
+    if let requests { return try placeOrder.place(requests) }
+    let last = try store.place(group, at: clock.now())
+    return PlaceOrder.GroupResult(rejected: 0, lastNumber: last)
+  }
+
+  /// A group's orders, priced: each order's items as catalog entries and quantities.
+  struct Group {
+    fileprivate let table: SKUTable
+    private var items: [Item] = []
+    /// Per order: where its items end in `items`, its total and its input line.
+    private var ends: [Int] = []
+    private var totals: [Int] = []
+    private var lines: [Int] = []
+
+    fileprivate struct Item {
+      var entry: Int
+      var quantity: Int
+    }
+
+    fileprivate init(table: SKUTable) {
+      self.table = table
+    }
+
+    var count: Int { ends.count }
+
+    mutating func removeAll() {
+      items.removeAll(keepingCapacity: true)
+      ends.removeAll(keepingCapacity: true)
+      totals.removeAll(keepingCapacity: true)
+      lines.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds the line when it is a cart the plain way would price as this: `SKU=QTY` items
+    /// (``CartSyntax``), each SKU sold, quantities and sums within ``Cart/maximumQuantity``,
+    /// the total within `Int`. False, with nothing added, for any other line.
+    fileprivate mutating func add(_ line: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
+      let first = items.count
+      guard parse(line) else {
+        items.removeSubrange(first...)
+        return false
+      }
+      var total = 0
+      for item in items[first...] {
+        let (amount, productOverflow) = table.price(item.entry).multipliedReportingOverflow(
+          by: item.quantity)
+        let (sum, sumOverflow) = total.addingReportingOverflow(amount)
+        guard !productOverflow, !sumOverflow else {
+          items.removeSubrange(first...)
+          return false
+        }
+        total = sum
+      }
+      ends.append(items.count)
+      totals.append(total)
+      lines.append(number)
+      return true
+    }
+
+    /// The items of a line, appended to `items`, SKUs given twice added up; false when the
+    /// line is anything else (it may still be a cart, which the plain way then reads).
+    private mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+      let first = items.count
+      var index = 0
+      while index < line.count {
+        if CartSyntax.isBlank(line[index]) {
+          index += 1
+          continue
+        }
+        let start = index
+        var hash = SKUTable.seed
+        while index < line.count, line[index] != UInt8(ascii: "=") {
+          guard SKU.isAllowed(line[index]) else { return false }
+          hash = SKUTable.hash(hash, line[index])
+          index += 1
+        }
+        let sku = UnsafeBufferPointer(rebasing: line[start..<index])
+        guard index < line.count, !sku.isEmpty, sku.count <= SKU.maximumLength,
+          let entry = table.entry(sku, hash: hash)
+        else { return false }
+        index += 1
+        var quantity = 0
+        let digits = index
+        while index < line.count, !CartSyntax.isBlank(line[index]) {
+          let digit = line[index] &- UInt8(ascii: "0")
+          guard digit < 10 else { return false }
+          quantity = quantity * 10 + Int(digit)
+          guard quantity <= Cart.maximumQuantity else { return false }
+          index += 1
+        }
+        guard index > digits, quantity > 0 else { return false }
+        if let same = items[first...].firstIndex(where: { $0.entry == entry }) {
+          let sum = items[same].quantity + quantity
+          guard sum <= Cart.maximumQuantity else { return false }
+          items[same].quantity = sum
+        } else {
+          // A long cart is left to the plain way, whose cart finds its SKUs by an index.
+          guard items.count - first < 16 else { return false }
+          items.append(Item(entry: entry, quantity: quantity))
+        }
+      }
+      return items.count > first
+    }
+
+    /// The group's lines so far as the plain way reads them, for a group it must place.
+    fileprivate func requests() -> [Request] {
+      var requests: [Request] = []
+      var start = 0
+      for (index, end) in ends.enumerated() {
+        var cart = Cart()
+        var failure: CartError?
+        for item in items[start..<end] {
+          do { try cart.add(Cart.Item(sku: table.sku(item.entry), quantity: item.quantity)) } catch
+          {
+            failure = error
+          }
+        }
+        let parsed: Result<Cart, CartError> = failure.map { .failure($0) } ?? .success(cart)
+        requests.append(Request(line: lines[index], cart: parsed))
+        start = end
+      }
+      return requests
+    }
+
+    /// Appends the group's order lines, numbered from `first`, in ``OrderLayout``.
+    /// - Returns: where the last line starts in `bytes`.
+    func write(numberedFrom first: Int, placedAt: Timestamp, to bytes: inout [UInt8]) -> Int {
+      var time: [UInt8] = []
+      UTCTime.append(placedAt, to: &time)
+      var bound = 0
+      for item in items { bound += table.itemBound(item.entry) }
+      bound += ends.count * (table.orderBound + time.count)
+      var lastStart = 0
+      while true {
+        let fits = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
+          var writer = ByteWriter(buffer)
+          lastStart = writeOrders(numberedFrom: first, time: time, to: &writer)
+          if writer.fits { bytes.append(contentsOf: writer.written) }
+          return writer.fits ? 0 : writer.count
+        }
+        if fits == 0 { break }
+        bound = fits
+      }
+      return bytes.count - lastStart
+    }
+
+    /// Writes every order; how many bytes from the last one's start to the end.
+    private func writeOrders(numberedFrom first: Int, time: [UInt8], to writer: inout ByteWriter)
+      -> Int
+    {
+      var start = 0
+      var lastStart = 0
+      time.withUnsafeBufferPointer { time in
+        items.withUnsafeBufferPointer { items in
+          for (index, end) in ends.enumerated() {
+            lastStart = writer.count
+            let total = totals[index]
+            table.writeOrder(to: &writer) { value, writer in
+              switch value {
+              case .number: writer.put(first &+ index)
+              case .total: writer.put(total)
+              case .payable: writer.put(Order.payable(total: total))
+              case .placedAt: writer.put(time)
+              case .items:
+                for position in start..<end {
+                  if position > start { writer.put(OrderLayout.separator) }
+                  table.writeItem(items[position].entry, items[position].quantity, to: &writer)
+                }
+              case .reference, .sku, .quantity, .price: break
+              }
+            }
+            start = end
+          }
+        }
+      }
+      return writer.count - lastStart
+    }
+  }
+}
+
+/// The catalog's SKUs found by their bytes: an open-addressing table built once, holding
+/// each entry's item text with its SKU and price already written, by ``OrderLayout``.
+private final class SKUTable {
+  static let seed: UInt32 = 2_166_136_261
+
+  /// FNV-1a, one byte at a time, as the line is read.
+  @inline(__always)
+  static func hash(_ hash: UInt32, _ byte: UInt8) -> UInt32 {
+    (hash ^ UInt32(byte)) &* 16_777_619
+  }
+
+  /// Plain values only, so reading one counts no references.
+  private struct Entry {
+    let price: Int
+    /// `{"sku":"pen","quantity":` and `,"price":30}` in `text`, around the quantity.
+    let head: Range<Int>
+    let tail: Range<Int>
+    /// Where the SKU's bytes are in `text`.
+    let skuStart: Int
+    let skuCount: Int
+  }
+
+  private let entries: [Entry]
+  private let skus: [String]
+  private let text: UnsafeMutableBufferPointer<UInt8>
+  /// Indices into `entries` by hash; -1 for an empty slot.
+  private let slots: [Int]
+  private let mask: Int
+  /// An order's own text around its values, by ``OrderLayout`` (no reference: a priced
+  /// group's orders have none): `pieces[k]` before `values[k]`, the last piece after them.
+  private let pieces: [Range<Int>]
+  private let values: [OrderLayout.Field]
+  /// An order's text and its integers (at most 20 bytes each), without items or the time.
+  let orderBound: Int
+
+  init(_ catalog: [(sku: String, price: Int)]) {
+    var bytes: [UInt8] = []
+    var pieces: [Range<Int>] = []
+    var values: [OrderLayout.Field] = []
+    bytes.append(OrderLayout.objectStart)
+    var piece = 0
+    for (index, field) in OrderLayout.order.enumerated() where !field.isOptional {
+      bytes += OrderLayout.keyText(field, first: index == 0)
+      if field.value == .items { bytes.append(OrderLayout.listStart) }
+      if field.value.isQuoted { bytes.append(OrderLayout.quote) }
+      pieces.append(piece..<bytes.count)
+      values.append(field)
+      piece = bytes.count
+      if field.value == .items { bytes.append(OrderLayout.listEnd) }
+      if field.value.isQuoted { bytes.append(OrderLayout.quote) }
+    }
+    bytes += [OrderLayout.objectEnd, OrderLayout.lineEnd]
+    pieces.append(piece..<bytes.count)
+    self.orderBound = bytes.count + 20 * values.count
+    var entries: [Entry] = []
+    for (sku, price) in catalog {
+      var head: Range<Int>?
+      var skuStart = 0
+      var start = bytes.count
+      bytes.append(OrderLayout.objectStart)
+      for (index, field) in OrderLayout.item.enumerated() {
+        bytes += OrderLayout.keyText(field, first: index == 0)
+        switch field {
+        case .sku:
+          bytes.append(OrderLayout.quote)
+          skuStart = bytes.count
+          bytes += Array(sku.utf8)
+          bytes.append(OrderLayout.quote)
+        case .price:
+          ByteWriter.appendDecimal(price, to: &bytes)
+        default:
+          head = start..<bytes.count
+          start = bytes.count
+        }
+      }
+      bytes.append(OrderLayout.objectEnd)
+      let tail = start..<bytes.count
+      entries.append(
+        Entry(
+          price: price, head: head ?? tail.lowerBound..<tail.lowerBound, tail: tail,
+          skuStart: skuStart, skuCount: sku.utf8.count))
+    }
+    text = .allocate(capacity: max(bytes.count, 1))
+    _ = text.initialize(from: bytes)
+    var size = 16
+    while size < 2 * entries.count { size *= 2 }
+    var slots = [Int](repeating: -1, count: size)
+    for (index, sku) in catalog.map(\.sku).enumerated() {
+      var hash = SKUTable.seed
+      for byte in sku.utf8 { hash = SKUTable.hash(hash, byte) }
+      var slot = Int(hash) & (size - 1)
+      while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
+      slots[slot] = index
+    }
+    self.entries = entries
+    self.skus = catalog.map(\.sku)
+    self.slots = slots
+    self.mask = size - 1
+    self.pieces = pieces
+    self.values = values
+  }
+
+  deinit {
+    text.deallocate()
+  }
+
+  /// The entry whose SKU is `sku`, which hashes to `hash`; nil when the catalog has none.
+  @inline(__always)
+  func entry(_ sku: UnsafeBufferPointer<UInt8>, hash: UInt32) -> Int? {
+    var slot = Int(hash) & mask
+    while true {
+      let index = slots[slot]
+      guard index >= 0 else { return nil }
+      let entry = entries[index]
+      if entry.skuCount == sku.count, let base = text.baseAddress, let bytes = sku.baseAddress,
+        System.equalBytes(base + entry.skuStart, bytes, count: sku.count)
+      {
+        return index
+      }
+      slot = (slot + 1) & mask
+    }
+  }
+
+  func price(_ entry: Int) -> Int { entries[entry].price }
+  func sku(_ entry: Int) -> String { skus[entry] }
+
+  /// The most bytes ``writeItem(_:_:to:)`` writes for `entry`, with a separator.
+  func itemBound(_ entry: Int) -> Int {
+    entries[entry].head.count + entries[entry].tail.count + 21
+  }
+
+  @inline(__always)
+  func writeItem(_ entry: Int, _ quantity: Int, to writer: inout ByteWriter) {
+    let entry = entries[entry]
+    writer.put(UnsafeBufferPointer(rebasing: text[entry.head]))
+    writer.put(quantity)
+    writer.put(UnsafeBufferPointer(rebasing: text[entry.tail]))
+  }
+
+  /// An order's text, with `value` writing each of its values in turn.
+  @inline(__always)
+  func writeOrder(
+    to writer: inout ByteWriter, _ value: (OrderLayout.Field, inout ByteWriter) -> Void
+  ) {
+    for (index, field) in values.enumerated() {
+      writer.put(UnsafeBufferPointer(rebasing: text[pieces[index]]))
+      value(field, &writer)
+    }
+    if let last = pieces.last { writer.put(UnsafeBufferPointer(rebasing: text[last])) }
+  }
+}

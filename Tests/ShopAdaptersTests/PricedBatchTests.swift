@@ -1,0 +1,95 @@
+import ShopCore
+import ShopTestSupport
+import Testing
+
+@testable import ShopAdapters
+
+/// The fast path of a quiet batch against the plain one: the same input, catalog, clock and
+/// starting file give the same orders file byte for byte, the same messages and the same count
+/// of lines not placed, whichever groups the fast path takes and which it leaves.
+struct PricedBatchTests {
+  let time = Timestamp(secondsSince1970: 1_796_018_803)
+
+  struct Run: Equatable {
+    let file: [UInt8]
+    let errors: String
+    let rejected: Int
+  }
+
+  func run(fast: Bool, input: String, catalog: MemoryCatalog, existing: Draft? = nil) throws
+    -> Run
+  {
+    let folder = try TemporaryFolder()
+    let path = FilePath(folder.file("orders.jsonl"))
+    let store = FileOrders(path: path)
+    if let existing { _ = try store.save([existing]) }
+    let errors = BufferOutput()
+    let report = QuietReport(errors: errors)
+    let clock = FixedClock(time: time)
+    let source = BatchInput(descriptor: BufferSource(Array(input.utf8), chunk: 4096), name: "in")
+    let batch =
+      fast
+      ? PlaceBatch(
+        groups: PricedBatch(
+          input: source, catalog: catalog, store: store, clock: clock, report: report))
+      : PlaceBatch(
+        source: source,
+        placeOrder: PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report))
+    let rejected = try batch.run()
+    let file = (try? folder.read("orders.jsonl")) ?? ""
+    return Run(file: Array(file.utf8), errors: errors.text, rejected: rejected)
+  }
+
+  let catalog = MemoryCatalog(
+    entries: (0..<50).map { (sku: "sku-\($0)", price: $0 * 37) } + [
+      (sku: String(repeating: "L", count: 64), price: 5), (sku: "big", price: Int.max / 3),
+    ])
+
+  /// Lines of every kind a batch meets, good ones most often.
+  func randomLine(_ random: inout OrderJSONDifferentialTests.Seeded, good: Bool) -> String {
+    func item() -> String {
+      let sku = Int.random(in: 0..<50, using: &random)
+      return "sku-\(sku)=\(Int.random(in: 1...9, using: &random))"
+    }
+    let items = (0..<Int.random(in: 1...5, using: &random)).map { _ in item() }
+    if good || Int.random(in: 0..<4, using: &random) > 0 {
+      return items.joined(separator: Bool.random(using: &random) ? " " : " \t ")
+    }
+    let odd = [
+      "sku-1=2 sku-1=3", "sku-1=0", "sku-1=1000000 sku-1=1", "nope=1", "sku-1", "sku-1=2=3",
+      "sku-1=+1", "@web-1 sku-2=1", "@web-1 sku-2=1", "big=3", "big=2 big=2", "# comment", "",
+      "  \t", "sku-3=007\r", "\(String(repeating: "L", count: 64))=1",
+      "\(String(repeating: "L", count: 65))=1", "sku-1=1 sku-2", "sku-é=1", "sku-1=1 ",
+      (0..<20).map { "sku-\($0)=1" }.joined(separator: " "), "sku-1=99999999999999999999999",
+    ]
+    return odd.randomElement(using: &random) ?? ""
+  }
+
+  @Test func smallBatchesOfEveryKindPlaceAlikeEitherWay() throws {
+    var random = OrderJSONDifferentialTests.Seeded(state: 31)
+    for round in 0..<40 {
+      let good = round % 2 == 0
+      let lines = (0..<Int.random(in: 1...60, using: &random)).map { _ in
+        randomLine(&random, good: good)
+      }
+      let input = lines.joined(separator: "\n") + (Bool.random(using: &random) ? "\n" : "")
+      let plain = try run(fast: false, input: input, catalog: catalog)
+      #expect(try run(fast: true, input: input, catalog: catalog) == plain, "\(input)")
+    }
+  }
+
+  @Test func groupsTheFastPathTakesAndLeavesNumberOnFromEachOther() throws {
+    // Three groups of 16,384 lines: the middle one has a line the fast path leaves.
+    var random = OrderJSONDifferentialTests.Seeded(state: 32)
+    var lines = (0..<40_000).map { _ in randomLine(&random, good: true) }
+    lines[20_000] = "nope=1 sku-1=1"
+    let input = lines.joined(separator: "\n") + "\n"
+    let later = Timestamp(secondsSince1970: time.secondsSince1970 + 60)
+    let existing = try #require(
+      Draft(lines: [OrderLine(sku: "sku-1", quantity: 1, price: 37)], placedAt: later))
+    let plain = try run(fast: false, input: input, catalog: catalog, existing: existing)
+    #expect(plain.rejected == 1)
+    #expect(
+      try run(fast: true, input: input, catalog: catalog, existing: existing) == plain)
+  }
+}
