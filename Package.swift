@@ -61,10 +61,13 @@ let package = Package(
     .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopTestSupport"]),
     .testTarget(
       name: "ShopAdaptersTests", dependencies: ["ShopAdapters", "ShopCore", "ShopTestSupport"]),
-    // Runs the built `shop` binary: the command-line contract and its guarantees, end to end.
+    // The command-line contract end to end, through the root function in-process.
     .testTarget(name: "ShopEndToEndTests", dependencies: ["shop", "ShopTestSupport"]),
-    // The fakes every test shares, private temporary folders, a tiny full disk and a throwaway
-    // PostgreSQL server.
+    // What needs the real binary in real processes: several at once, kill -9, descriptors,
+    // pipes, resource limits, shells and make.
+    .testTarget(name: "ShopProcessTests", dependencies: ["shop", "ShopTestSupport"]),
+    // The fakes every test shares, private temporary folders, a tiny full disk, the built
+    // binary in a sandbox and a throwaway PostgreSQL server.
     .target(
       name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAdapters"],
       path: "Tests/ShopTestSupport"),

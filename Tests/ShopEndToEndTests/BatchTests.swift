@@ -1,7 +1,8 @@
 import Foundation
+import ShopTestSupport
 import Testing
 
-/// `shop batch`, on the built binary.
+/// `shop batch`, through the root in-process.
 struct BatchTests {
   static let input = "pen=2 lamp=1\n\n# a comment\nchair=1 pen=1 desk=1\npen=0\nlamp=1\tpen=1\n"
   static let reports = """
@@ -60,14 +61,13 @@ struct BatchTests {
   }
 
   @Test func malformedLinesAreReportedAndSkipped() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let catalog = try shop.folder.write("c.csv", "pen,30\ngold,9223372036854775807\n")
-    var input = Data("pen=1\np\u{1}n=1\n".utf8)
+    var input = Array("pen=1\np\u{1}n=1\n".utf8)
     input.append(contentsOf: [0x70, 0xC3, 0x28, 0x3D, 0x31, 0x0A])  // invalid UTF-8
-    input.append(Data("gold=2\npen=1 pen\n\"pen\"=1\npen=1\n".utf8))
-    let started = try shop.start(["batch", "--catalog", catalog], input: input)
-    started.process.waitUntilExit()
-    let run = started.finish()
+    input.append(contentsOf: Array("gold=2\npen=1 pen\n\"pen\"=1\npen=1\n".utf8))
+    let run = try shop.runBytes(
+      ["batch", "--catalog", catalog].map { Array($0.utf8) }, input: input)
     #expect(
       run.stdout == """
         order 1001 for 30
@@ -101,36 +101,6 @@ struct BatchTests {
     #expect(run.stderr.split(separator: "\n").count == 1)
   }
 
-  @Test func aReportArrivesWhileThePipeIsStillOpen() throws {
-    let shop = try Shop()
-    let pipe = Pipe()
-    let stdout = shop.folder.file("stream.out")
-    try Data().write(to: URL(fileURLWithPath: stdout))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Shop.binary)
-    process.arguments = ["batch"]
-    process.environment = ["HOME": shop.home]
-    process.standardInput = pipe
-    process.standardOutput = FileHandle(forWritingAtPath: stdout)
-    try process.run()
-    try pipe.fileHandleForWriting.write(contentsOf: Data("pen=1\n".utf8))
-    var seen = ""
-    for _ in 0..<200 where !seen.contains("\n") {
-      usleep(50_000)
-      seen = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
-    }
-    #expect(seen == "order 1001 for 30\n", "the first report waited for the end of input")
-    #expect(process.isRunning)
-    try pipe.fileHandleForWriting.write(contentsOf: Data("lamp=1\n".utf8))
-    try pipe.fileHandleForWriting.close()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    #expect(
-      try String(contentsOfFile: stdout, encoding: .utf8)
-        == "order 1001 for 30\norder 1002 for 190\n")
-  }
-
-  /// A large generated batch, checked against reports computed here, independently.
   @Test func aLargeBatchMatchesAnIndependentComputation() throws {
     let shop = try RootHarness()
     var random = SplitMix(seed: 20_261_130)
@@ -182,20 +152,5 @@ struct BatchTests {
     #expect(run.stdout == expected)
     #expect(run.status == 1)
     #expect(try shop.run("orders", "--count").stdout == "\(number - 1001)\n")
-  }
-}
-
-/// A small, fixed-seed generator, so every run of a test sees the same data.
-struct SplitMix {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var value = state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
   }
 }

@@ -1,97 +1,16 @@
 import Foundation
+import ShopTestSupport
 import Testing
 
-/// The edges a serious Unix tool must hold: closed standard descriptors, files `shop` did not
+/// The edges a serious Unix tool must hold, through the root in-process: files `shop` did not
 /// write, symbolic links, FIFOs, paths that are not UTF-8.
 struct EdgeTests {
-  /// Every line of an orders file, each checked to be an order numbered in sequence.
   func orderNumbers(_ path: String) throws -> [Int] {
-    let text = try String(contentsOfFile: path, encoding: .utf8)
-    #expect(text.isEmpty || text.hasSuffix("\n"), "the file ends mid-line")
-    return try text.split(separator: "\n").map { line in
-      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-      return try #require(object?["number"] as? Int, "not an order: \(line)")
-    }
+    try OrdersFile.numbers(path)
   }
 
   func bytes(_ path: String) -> Data? {
     FileManager.default.contents(atPath: path)
-  }
-
-  // MARK: - Standard descriptors
-
-  @Test(arguments: [
-    #""$SHOP" place --orders o.jsonl pen=1 >&-"#,
-    #"printf 'pen=1\n' | "$SHOP" batch --orders o.jsonl >&-"#,
-    #""$SHOP" batch --orders o.jsonl in.txt >&-"#,
-    #""$SHOP" place --json --orders o.jsonl pen=1 >&-"#,
-    #""$SHOP" orders --orders o.jsonl >&-"#,
-  ])
-  func aClosedStandardOutputIs74AndTheFileStaysAsItWas(script: String) throws {
-    let shop = try Shop()
-    try shop.run("place", "--orders", shop.folder.file("o.jsonl"), "lamp=1")
-    _ = try shop.folder.write("in.txt", "pen=1\n")
-    let before = bytes(shop.folder.file("o.jsonl"))
-    let run = try shop.shell(script)
-    #expect(run.status == 74, "\(run)")
-    #expect(run.stderr == "Error: cannot write 'standard output': Bad file descriptor\n")
-    #expect(bytes(shop.folder.file("o.jsonl")) == before)
-  }
-
-  @Test(arguments: [
-    #""$SHOP" place -q --orders o.jsonl pen=1 >&-"#,
-    #""$SHOP" place -q --orders o.jsonl pen=1 <&- >&- 2>&-"#,
-    #""$SHOP" batch -q --orders o.jsonl in.txt >&-"#,
-    #""$SHOP" batch -q --orders o.jsonl in.txt <&- >&- 2>&-"#,
-    #"printf 'pen=1\nlamp=2\n' | "$SHOP" batch -q --orders o.jsonl >&- 2>&-"#,
-  ])
-  func quietCommandsPlaceWithClosedDescriptorsAndWriteOnlyOrders(script: String) throws {
-    let shop = try Shop()
-    _ = try shop.folder.write("in.txt", "pen=1\nlamp=2\n")
-    let run = try shop.shell(script)
-    #expect(run.status == 0, "\(run)")
-    let numbers = try orderNumbers(shop.folder.file("o.jsonl"))
-    #expect(numbers == Array(1001..<(1001 + numbers.count)) && !numbers.isEmpty)
-  }
-
-  @Test func aBadBatchLineWithStandardErrorClosedNeverReachesTheFile() throws {
-    let shop = try Shop()
-    let run = try shop.shell(
-      #"printf 'pen=1\nbogus\nlamp=1\n' | "$SHOP" batch -q --orders o.jsonl 2>&-"#)
-    #expect(run.status == 1)
-    #expect(try orderNumbers(shop.folder.file("o.jsonl")) == [1001, 1002])
-  }
-
-  @Test func aUsageErrorWithStandardErrorClosedIs64() throws {
-    let shop = try Shop()
-    #expect(try shop.shell(#""$SHOP" place --orders o.jsonl 2>&-"#).status == 64)
-    #expect(try shop.shell(#""$SHOP" plcae pen=1 2>&-"#).status == 64)
-    #expect(!FileManager.default.fileExists(atPath: shop.folder.file("o.jsonl")))
-  }
-
-  @Test func aBatchFromAClosedStandardInputIs66() throws {
-    let shop = try Shop()
-    let run = try shop.shell(#""$SHOP" batch -q --orders o.jsonl <&-"#)
-    #expect(run.status == 66)
-    #expect(run.stderr == "Error: cannot read 'standard input': Bad file descriptor\n")
-    #expect(!FileManager.default.fileExists(atPath: shop.folder.file("o.jsonl")))
-  }
-
-  @Test func anOrdersFileThatIsAlsoAStandardStreamIsRefused() throws {
-    let shop = try Shop()
-    try shop.run("place", "--orders", shop.folder.file("o.jsonl"), "lamp=1")
-    let before = bytes(shop.folder.file("o.jsonl"))
-    let placed = try shop.shell(#""$SHOP" place --orders o.jsonl pen=1 >> o.jsonl"#)
-    #expect(placed.status == 73)
-    #expect(placed.stderr.contains("'o.jsonl' is also standard output"))
-    let listed = try shop.shell(#""$SHOP" orders --orders o.jsonl >> o.jsonl"#)
-    #expect(listed.status == 73)
-    let quiet = try shop.shell(#"printf 'x\n' | "$SHOP" batch -q --orders o.jsonl 2>> o.jsonl"#)
-    #expect(quiet.status == 73)
-    // The refusal itself went where standard error was sent; no order and no report did.
-    let text = String(decoding: try #require(bytes(shop.folder.file("o.jsonl"))), as: UTF8.self)
-    #expect(text.hasPrefix(String(decoding: try #require(before), as: UTF8.self)))
-    #expect(!text.contains("order 100") && text.components(separatedBy: "\"number\"").count == 2)
   }
 
   // MARK: - Files shop did not write
@@ -193,16 +112,20 @@ struct EdgeTests {
   }
 
   @Test func aFIFOAsBatchInputIsReadAsAPipe() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
     let fifo = shop.folder.file("in.fifo")
     guard mkfifo(fifo, 0o644) == 0 else {
       Issue.record("mkfifo failed")
       return
     }
-    // The writer opens the FIFO only after shop has started reading it.
-    let run = try shop.shell(
-      #"(sleep 0.3; printf 'pen=1\nlamp=1\n' > in.fifo) & "$SHOP" batch --orders o.jsonl in.fifo; wait"#
-    )
+    // The writer's open waits for shop to open the FIFO for reading.
+    Thread.detachNewThread {
+      let descriptor = open(fifo, O_WRONLY)
+      guard descriptor >= 0 else { return }
+      _ = "pen=1\nlamp=1\n".withCString { write(descriptor, $0, strlen($0)) }
+      close(descriptor)
+    }
+    let run = try shop.run("batch", "--orders", shop.folder.file("o.jsonl"), fifo)
     #expect(run.status == 0, "\(run)")
     #expect(run.stdout == "order 1001 for 30\norder 1002 for 190\n")
   }
@@ -222,20 +145,29 @@ struct EdgeTests {
 
   @Test(arguments: notRegular)
   func somethingElseThanARegularFileIsRefusedAtOnce(arguments: [String], status: Int32) throws {
-    let shop = try Shop()
-    guard mkfifo(shop.folder.file("fifo"), 0o644) == 0 else {
+    let shop = try RootHarness()
+    let fifo = shop.folder.file("fifo")
+    guard mkfifo(fifo, 0o644) == 0 else {
       Issue.record("mkfifo failed")
       return
     }
-    let started = try shop.start(arguments, input: nil)
-    let deadline = Date().addingTimeInterval(20)
-    while started.process.isRunning, Date() < deadline { usleep(10_000) }
-    if started.process.isRunning {
-      started.process.terminate()
+    // A command that opened the FIFO would wait for a writer: after 20 s one comes and goes,
+    // so a hang fails the test instead of stopping the run.
+    let finished = DispatchSemaphore(value: 0)
+    let rescued = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      guard finished.wait(timeout: .now() + 20) == .timedOut else { return }
+      rescued.signal()
+      let descriptor = open(fifo, O_WRONLY | O_NONBLOCK)
+      if descriptor >= 0 { close(descriptor) }
+    }
+    let run = try shop.run(
+      arguments.map { $0 == "fifo" ? fifo : $0 == "." ? shop.folder.path + "/." : $0 })
+    finished.signal()
+    if rescued.wait(timeout: .now()) == .success {
       Issue.record("shop \(arguments) hangs")
       return
     }
-    let run = started.finish()
     #expect(run.status == status, "\(run)")
     #expect(run.stderr.contains("not a regular file"), "\(run)")
   }
@@ -243,29 +175,31 @@ struct EdgeTests {
   // MARK: - Paths are bytes
 
   @Test func aPathThatIsNotUTF8NamesExactlyThatFile() throws {
-    let shop = try Shop()
+    let shop = try RootHarness()
+    let folder = Array(shop.folder.path.utf8) + [UInt8(ascii: "/")]
     let name: [UInt8] = Array("o".utf8) + [0xFF] + Array(".jsonl".utf8)
-    let (run, _) = try shop.runBytes(
-      [Array("place".utf8), Array("--orders".utf8), name, Array("pen=1".utf8)], input: [])
+    let run = try shop.runBytes(
+      [Array("place".utf8), Array("--orders".utf8), folder + name, Array("pen=1".utf8)])
     #expect(run.status == 0, "\(run)")
     let entries = try rawNames(in: shop.folder.path)
     #expect(entries.contains(name))
     #expect(!entries.contains(Array("o\u{FFFD}.jsonl".utf8)))
 
     let catalog: [UInt8] = Array("c".utf8) + [0xFE] + Array(".csv".utf8)
-    let catalogPath = Array(shop.folder.path.utf8) + [UInt8(ascii: "/")] + catalog
+    let catalogPath = folder + catalog
     let file = fopen(catalogPath.map { CChar(bitPattern: $0) } + [0], "w")
     fputs("sku,price\nink,7\n", file)
     fclose(file)
-    let (listed, _) = try shop.runBytes(
-      [Array("catalog".utf8), Array("--catalog".utf8), catalog], input: [])
+    let listed = try shop.runBytes([Array("catalog".utf8), Array("--catalog".utf8), catalogPath])
     #expect(listed.status == 0, "\(listed)")
     #expect(listed.stdout == "ink 7\n")
 
-    let (missing, _) = try shop.runBytes(
-      [Array("catalog".utf8), Array("--catalog".utf8), Array("x".utf8) + [0xFE]], input: [])
+    let missing = try shop.runBytes(
+      [Array("catalog".utf8), Array("--catalog".utf8), folder + Array("x".utf8) + [0xFE]])
     #expect(missing.status == 66)
-    #expect(missing.stderr == "Error: cannot read 'x\\xFE': No such file or directory\n")
+    #expect(
+      missing.stderr
+        == "Error: cannot read '\(shop.folder.path)/x\\xFE': No such file or directory\n")
   }
 
   /// The names in a folder as the bytes the file system holds.

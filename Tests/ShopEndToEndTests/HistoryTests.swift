@@ -241,33 +241,6 @@ struct HistoryTests {
     #expect(try shop.run("summary", "--orders", orders).stdout == "")
   }
 
-  @Test(.enabled(if: Shop.canMeasureMemory, "needs GNU time on Linux to read a peak"))
-  func aSummaryAndARangeStreamInMemoryThatDoesNotGrowWithTheOrders() throws {
-    // The data is placed in-process; each form runs as a real process, whose peak memory GNU
-    // time can read.
-    let placed = try [2_000, 30_000].map { count in
-      try shop((0..<count).map { "pen=\($0 % 9 + 1) lamp=1" })
-    }
-    let runner = try Shop()
-    let few = (runner, placed[0].1)
-    let many = (runner, placed[1].1)
-    defer { withExtendedLifetime(placed) {} }
-    for form in [
-      ["summary"], ["summary", "--by", "day"], ["summary", "--by", "sku", "--json"],
-      ["orders", "--since", "2000-01-01", "--count"],
-    ] {
-      var peaks: [Int] = []
-      for (shop, orders) in [few, many] {
-        let run = try shop.runMeasured(
-          (form + ["--orders", orders]).map { Array($0.utf8) }, input: [])
-        #expect(run.run.status == 0, "\(form)")
-        peaks.append(run.peakKiB)
-      }
-      // 30,000 orders are about 5 MB of JSON, more as Orders: holding them would show.
-      #expect(peaks[1] - peaks[0] < 4096, "\(form): \(peaks[0]) KiB, then \(peaks[1]) KiB")
-    }
-  }
-
   @Test func aBadTimeIs64OnStandardErrorNamingTheOption() throws {
     let shop = try RootHarness()
     let run = try shop.run("orders", "--until", "2026-12-01T25:00Z")

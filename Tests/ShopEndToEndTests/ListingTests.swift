@@ -51,12 +51,12 @@ struct ListingTests {
   }
 }
 
-/// The forms of `shop orders` beyond the full listing, a reader that goes away, and memory
-/// that does not grow with the file.
+/// The forms of `shop orders` beyond the full listing, and what `--json` prints of lines
+/// another tool wrote.
 struct OrderFormsTests {
   /// A sandbox whose orders file holds `count` orders, placed by a quiet batch.
-  func shop(withOrders count: Int) throws -> (Shop, String) {
-    let shop = try Shop()
+  func shop(withOrders count: Int) throws -> (RootHarness, String) {
+    let shop = try RootHarness()
     let orders = shop.folder.file("orders.jsonl")
     let input = (0..<count).map { "pen=\($0 % 9 + 1)" }.joined(separator: "\n") + "\n"
     let run = try shop.run(["batch", "-q", "--orders", orders], input: input)
@@ -113,62 +113,31 @@ struct OrderFormsTests {
     }
   }
 
-  @Test func aReaderThatGoesAwayEndsAListingQuietly() throws {
-    let (shop, orders) = try shop(withOrders: 20_000)
-    for form in ["", "--json", "--last 10000"] {
-      let run = try shop.shell(
-        #"{ "$SHOP" orders \#(form) --orders "$0"; echo "status $?" >&2; } | head -1"#
-          .replacingOccurrences(of: "\"$0\"", with: "'\(orders)'"))
-      #expect(run.stdout.split(separator: "\n").count == 1)
-      #expect(run.stderr == "status 0\n", "orders \(form)")
-    }
-    let catalog = (0..<20_000).map { "sku\($0),\($0)" }.joined(separator: "\n")
-    let file = try shop.folder.write("big.csv", catalog)
-    let listed = try shop.shell(
-      #"{ "$SHOP" catalog --catalog '\#(file)'; echo "status $?" >&2; } | head -1"#)
-    #expect(listed.stderr == "status 0\n")
-  }
+  static let line =
+    #"{"number":1001,"items":[{"sku":"pen","quantity":1,"price":30}],"total":30,"payable":30,"#
+    + #""placedAt":"2026-11-30T06:06:43Z"}"#
 
-  @Test func placingIntoAReaderThatGoesAwayIsStill74() throws {
-    let shop = try Shop()
-    let input = try shop.folder.write(
-      "in.txt", String(repeating: "pen=1\n", count: 50_000))
-    let run = try shop.shell(
-      #"{ "$SHOP" batch --orders o.jsonl '\#(input)'; echo "status $?" >&2; } | head -1"#)
-    #expect(run.stderr.hasSuffix("status 74\n"), "\(run)")
-    #expect(run.stderr.contains("cannot write 'standard output': Broken pipe"))
-  }
-
-  @Test(.enabled(if: Shop.canMeasureMemory, "needs GNU time on Linux to read a peak"))
-  func aListingsMemoryDoesNotGrowWithTheFile() throws {
-    let (small, smallOrders) = try shop(withOrders: 2_000)
-    let (large, largeOrders) = try shop(withOrders: 100_000)
-    for form in [[], ["--json"]] {
-      let arguments = ["orders"] + form
-      let few = try small.runMeasured(
-        (arguments + ["--orders", smallOrders]).map { Array($0.utf8) }, input: [])
-      let many = try large.runMeasured(
-        (arguments + ["--orders", largeOrders]).map { Array($0.utf8) }, input: [])
-      #expect(few.run.status == 0 && many.run.status == 0)
-      // 100,000 orders are about 14 MB of JSON: a listing that held them would show it.
-      #expect(many.peakKiB - few.peakKiB < 4096, "\(few.peakKiB) KiB, then \(many.peakKiB) KiB")
-    }
-  }
-
-  @Test(.enabled(if: Shop.canMeasureMemory, "needs GNU time on Linux to read a peak"))
-  func aBatchOfShortLinesStaysInBoundedMemory() throws {
-    let shop = try Shop()
-    var peaks: [Int] = []
-    for count in [20_000, 400_000] {
-      let input = Array(String(repeating: "pen=1\n", count: count).utf8)
-      let run = try shop.runMeasured(
-        ["batch", "-q", "--orders", "o\(count).jsonl"].map { Array($0.utf8) }, input: input)
-      #expect(run.run.status == 0)
-      peaks.append(run.peakKiB)
-    }
-    // A group is bounded by lines as well as bytes: 400,000 short lines in one 1 MiB group
-    // would hold about 200 MiB of orders and encoded lines.
-    #expect(peaks[1] - peaks[0] < 16_384, "\(peaks[0]) KiB, then \(peaks[1]) KiB")
-    #expect(peaks[1] < 48 * 1024, "\(peaks[1]) KiB")
+  @Test func jsonListsALineWithACRInShopsOwnLayout() throws {
+    let shop = try RootHarness()
+    let orders = try shop.folder.write(
+      "o.jsonl",
+      OrderFormsTests.line + "\r\n"
+        + OrderFormsTests.line.replacingOccurrences(of: "1001", with: "1002") + "\r\n")
+    let expected =
+      OrderFormsTests.line + "\n"
+      + OrderFormsTests.line.replacingOccurrences(of: "1001", with: "1002") + "\n"
+    let all = try shop.run("orders", "--json", "--orders", orders)
+    #expect(all.status == 0 && all.stdout == expected, "\(all)")
+    let last = try shop.run("orders", "--json", "--last", "1", "--orders", orders)
+    #expect(last.stdout == expected.split(separator: "\n")[1] + "\n")
+    let one = try shop.run("orders", "--json", "--orders", orders, "1001")
+    #expect(one.stdout == OrderFormsTests.line + "\n")
+    // Spaces and an extra key are written anew too: --json is always shop's own layout.
+    let spaced = try shop.folder.write(
+      "s.jsonl",
+      OrderFormsTests.line.replacingOccurrences(of: ",\"total\"", with: ", \"x\": 1, \"total\"")
+        + "\n")
+    #expect(
+      try shop.run("orders", "--json", "--orders", spaced).stdout == OrderFormsTests.line + "\n")
   }
 }

@@ -30,13 +30,24 @@ final class RootHarness {
     _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
     closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink()
   ) throws -> Run {
+    try runBytes(
+      arguments.map { Array($0.utf8) }, input: Array((input ?? "").utf8),
+      environment: environment, closed: closed, output: output)
+  }
+
+  /// Runs `shop` with arguments and standard input as raw bytes, invalid UTF-8 included.
+  @discardableResult
+  func runBytes(
+    _ arguments: [[UInt8]], input: [UInt8] = [], environment: [String: String] = [:],
+    closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink()
+  ) throws -> Run {
     let errors = BufferSink()
     let streams = StandardStreams(
-      input: BufferSource(Array((input ?? "").utf8)), output: output, errors: errors,
+      input: BufferSource(input), output: output, errors: errors,
       inputWasClosed: closed.input, outputWasClosed: closed.output)
     let variables = ["HOME": home].merging(environment) { $1 }
     let status = runShop(
-      arguments: arguments.map { Array($0.utf8) }, environment: Environment(variables),
+      arguments: arguments, environment: Environment(variables),
       streams: streams, clock: FixedClock(time: RootHarness.time))
     return Run(status: status.rawValue, stdout: output.text, stderr: errors.text)
   }

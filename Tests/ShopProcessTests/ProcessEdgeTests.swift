@@ -1,4 +1,5 @@
 import Foundation
+import ShopTestSupport
 import Testing
 
 /// What only a real process can arrange: standard error redirected into the orders file,

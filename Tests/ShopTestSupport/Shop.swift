@@ -1,21 +1,27 @@
 import Foundation
-import ShopTestSupport
 
 /// What one run of the binary did.
-struct Run: CustomStringConvertible {
-  let status: Int32
-  let stdout: String
-  let stderr: String
+public struct Run: CustomStringConvertible {
+  public let status: Int32
+  public let stdout: String
+  public let stderr: String
 
-  var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+  public init(status: Int32, stdout: String, stderr: String) {
+    self.status = status
+    self.stdout = stdout
+    self.stderr = stderr
+  }
+
+  public var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
 }
 
 /// The built `shop` binary in a private sandbox: its own HOME, no XDG or SHOP variables from
-/// the machine, so no test can read or write the real home folder.
-final class Shop {
+/// the machine, so no test can read or write the real home folder. For ShopProcessTests and
+/// the PostgreSQL suites: everything else runs the root in-process (RootHarness).
+public final class Shop {
   /// `shop` is built into the same products folder as the tests: on Linux the test bundle is
   /// an executable there, on macOS a `.xctest` folder there. `SHOP_BINARY` overrides both.
-  static let binary: String = {
+  public static let binary: String = {
     if let binary = ProcessInfo.processInfo.environment["SHOP_BINARY"], !binary.isEmpty {
       return binary
     }
@@ -24,19 +30,19 @@ final class Shop {
     return products.appendingPathComponent("shop").path
   }()
 
-  let folder: TemporaryFolder
-  var home: String { folder.file("home") }
-  var defaultOrders: String { home + "/.local/share/shop/orders.jsonl" }
-  private(set) var runs = 0
+  public let folder: TemporaryFolder
+  public var home: String { folder.file("home") }
+  public var defaultOrders: String { home + "/.local/share/shop/orders.jsonl" }
+  public private(set) var runs = 0
 
-  init() throws {
+  public init() throws {
     folder = try TemporaryFolder()
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
   }
 
   /// Runs `shop arguments` to completion, with `input` on standard input (empty if nil).
   @discardableResult
-  func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:])
+  public func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:])
     throws -> Run
   {
     let process = try start(arguments, input: input.map { Data($0.utf8) }, environment: environment)
@@ -45,14 +51,14 @@ final class Shop {
   }
 
   @discardableResult
-  func run(_ arguments: String...) throws -> Run {
+  public func run(_ arguments: String...) throws -> Run {
     try run(arguments)
   }
 
   /// Runs `script` with `/bin/sh` in the sandbox, `$SHOP` naming the binary: for what only a
   /// shell can arrange, such as a closed descriptor (`>&-`) or a pipe into `head`.
   @discardableResult
-  func shell(_ script: String, input: String? = nil) throws -> Run {
+  public func shell(_ script: String, input: String? = nil) throws -> Run {
     let process = try start(
       ["-c", script], input: input.map { Data($0.utf8) }, environment: ["SHOP": Shop.binary],
       executable: "/bin/sh")
@@ -60,7 +66,7 @@ final class Shop {
     return process.finish()
   }
 
-  func start(
+  public func start(
     _ arguments: [String], input: Data?, environment: [String: String] = [:],
     executable: String = Shop.binary
   ) throws -> Started {
@@ -85,12 +91,12 @@ final class Shop {
     return Started(process: process, stdout: stdout, stderr: stderr)
   }
 
-  struct Started {
-    let process: Process
+  public struct Started {
+    public let process: Process
     let stdout: String
     let stderr: String
 
-    func finish() -> Run {
+    public func finish() -> Run {
       func read(_ path: String) -> String {
         String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
       }
@@ -101,7 +107,7 @@ final class Shop {
     }
   }
 
-  func lines(of path: String) throws -> [Substring] {
+  public func lines(of path: String) throws -> [Substring] {
     try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
       .split(separator: "\n")
   }
@@ -110,7 +116,7 @@ final class Shop {
 extension Shop {
   /// Runs `shop` with arguments as raw bytes (invalid UTF-8 included, which `Process` can't
   /// pass), through posix_spawn. `signal` is set when the run died by a signal.
-  func runBytes(_ arguments: [[UInt8]], input: [UInt8], environment: [String: String] = [:])
+  public func runBytes(_ arguments: [[UInt8]], input: [UInt8], environment: [String: String] = [:])
     throws -> (run: Run, signal: Int32?)
   {
     try spawn(arguments, input: input, environment: environment, through: [])
@@ -119,8 +125,8 @@ extension Shop {
   /// GNU time, which reads the peak memory of the one process it forks and runs. A process's
   /// own peak can't be read by spawning it from here: spawning borrows this process's memory
   /// until `exec`, and Linux counts that borrowed peak as the child's.
-  static let gnuTime = "/usr/bin/time"
-  static var canMeasureMemory: Bool {
+  public static let gnuTime = "/usr/bin/time"
+  public static var canMeasureMemory: Bool {
     #if os(Linux)
       return FileManager.default.isExecutableFile(atPath: gnuTime)
     #else
@@ -129,7 +135,7 @@ extension Shop {
   }
 
   /// Runs `shop` with byte arguments, and reads the peak memory of that one process.
-  func runMeasured(
+  public func runMeasured(
     _ arguments: [[UInt8]], input: [UInt8], environment: [String: String] = [:]
   ) throws -> (run: Run, peakKiB: Int) {
     let peak = folder.file("peak.\(runs + 1)")
@@ -194,7 +200,7 @@ extension Shop {
 
 extension Shop {
   /// The numbers of the orders a run reported, from its `order N for P` lines.
-  static func reportedNumbers(_ stdout: String) -> [Int] {
+  public static func reportedNumbers(_ stdout: String) -> [Int] {
     stdout.split(separator: "\n").compactMap { line in
       line.hasPrefix("order ")
         ? line.split(separator: " ").dropFirst().first.flatMap { Int($0) } : nil
@@ -205,7 +211,7 @@ extension Shop {
   /// milliseconds apart (so it commits many small groups), and kills it with SIGKILL after
   /// `delay` microseconds, wherever it is among writes, syncs and reports.
   /// - Returns: the numbers of the orders it reported before it died.
-  func batchKilled(_ arguments: [String], feeding chunks: [Data], after delay: useconds_t)
+  public func batchKilled(_ arguments: [String], feeding chunks: [Data], after delay: useconds_t)
     throws -> [Int]
   {
     signal(SIGPIPE, SIG_IGN)  // Writing to the killed batch must fail, not kill the tests.
@@ -241,7 +247,7 @@ extension Shop {
   /// `workers` shell loops, not yet started, each placing `count` orders into `orders` with
   /// one `shop place` per order (`pen=1 lamp=W`, W the loop's number); a loop stops at its
   /// first failure, so a status other than 0 means some command failed.
-  static func placingLoops(_ workers: Int, count: Int, into orders: String) -> [Process] {
+  public static func placingLoops(_ workers: Int, count: Int, into orders: String) -> [Process] {
     (1...workers).map { worker in
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -2,8 +2,7 @@ import Foundation
 import ShopTestSupport
 import Testing
 
-/// Edges of the orders file that need the built binary: its syncs, its memory limit, and
-/// what `--json` prints of lines another tool wrote.
+/// Edges of the orders file that need the built binary: its syncs and its memory limit.
 struct FileEdgesTests {
   static let line =
     #"{"number":1001,"items":[{"sku":"pen","quantity":1,"price":30}],"total":30,"payable":30,"#
@@ -37,26 +36,6 @@ struct FileEdgesTests {
         .trimmingCharacters(in: .whitespaces))
     #expect(calls.contains { $0.contains("fsync(\(descriptor))") })
     #expect(try shop.lines(of: shop.folder.file("data/orders.jsonl")).count == 1)
-  }
-
-  @Test func jsonListsALineWithACRInShopsOwnLayout() throws {
-    let shop = try Shop()
-    let orders = try shop.folder.write(
-      "o.jsonl",
-      Self.line + "\r\n" + Self.line.replacingOccurrences(of: "1001", with: "1002") + "\r\n")
-    let expected =
-      Self.line + "\n" + Self.line.replacingOccurrences(of: "1001", with: "1002") + "\n"
-    let all = try shop.run("orders", "--json", "--orders", orders)
-    #expect(all.status == 0 && all.stdout == expected, "\(all)")
-    let last = try shop.run("orders", "--json", "--last", "1", "--orders", orders)
-    #expect(last.stdout == expected.split(separator: "\n")[1] + "\n")
-    let one = try shop.run("orders", "--json", "--orders", orders, "1001")
-    #expect(one.stdout == Self.line + "\n")
-    // Spaces and an extra key are written anew too: --json is always shop's own layout.
-    let spaced = try shop.folder.write(
-      "s.jsonl",
-      Self.line.replacingOccurrences(of: ",\"total\"", with: ", \"x\": 1, \"total\"") + "\n")
-    #expect(try shop.run("orders", "--json", "--orders", spaced).stdout == Self.line + "\n")
   }
 
   @Test func aHugeTailUnderAMemoryLimitIsRefusedWith65NotAnAbort() throws {

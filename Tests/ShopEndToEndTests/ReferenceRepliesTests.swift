@@ -1,0 +1,90 @@
+import Foundation
+import ShopTestSupport
+import Testing
+
+/// `--ref` and `@REF` through the root in-process: the replies, and a batch fixed and run again.
+struct ReferenceRepliesTests {
+  /// (number, ref) of every complete line of an orders file.
+  func saved(_ path: String) throws -> [(number: Int, ref: String?)] {
+    try OrdersFile.refs(path)
+  }
+
+  /// Every line's ref exactly once, numbers from 1001 with no gap.
+  func checkOnce(_ path: String, refs: [String], _ context: String) throws {
+    let orders = try saved(path)
+    #expect(orders.map(\.number) == Array(1001..<(1001 + orders.count)), "\(context): a gap")
+    #expect(orders.compactMap(\.ref).sorted() == refs.sorted(), "\(context): not once each")
+  }
+
+  @Test func theRepliesOfARepeatedRef() throws {
+    let shop = try RootHarness()
+    let orders = shop.folder.file("orders.jsonl")
+    #expect(
+      try shop.run("place", "--orders", orders, "--ref", "web-5512", "pen=2", "lamp=1").stdout
+        == "order 1001 for 225\n")
+    let again = try shop.run("place", "--orders", orders, "lamp=1", "--ref=web-5512", "pen=2")
+    #expect(again.status == 0)
+    #expect(again.stdout == "order 1001 for 225 (already placed)\n")
+    let json = try shop.run(
+      "place", "--orders", orders, "--json", "--ref", "web-5512", "pen=2", "lamp=1")
+    #expect(json.stdout.hasPrefix(#"{"number":1001,"ref":"web-5512","items":["#))
+    #expect(json.stdout.hasSuffix(#"Z","alreadyPlaced":true}"# + "\n"))
+    let other = try shop.run("place", "--orders", orders, "--ref", "web-5512", "pen=1")
+    #expect(other.status == 1)
+    #expect(other.stdout == "ref web-5512 is order 1001, with other items\n")
+    let quiet = try shop.run("place", "-q", "--orders", orders, "--ref", "web-5512", "pen=1")
+    #expect(quiet.status == 1)
+    #expect(quiet.stdout.isEmpty && quiet.stderr.isEmpty)
+    for bad in ["", "web 1", "@web", String(repeating: "x", count: 65), "é"] {
+      let usage = try shop.run("place", "--orders", orders, "--ref", bad, "pen=1")
+      #expect(usage.status == 64, "\(bad)")
+      #expect(usage.stderr.hasPrefix("Error: '--ref' must be 1-64 letters"), "\(usage)")
+    }
+    #expect(try saved(orders).count == 1)
+
+    let listed = try shop.run("orders", "--orders", orders, "--ref", "web-5512")
+    #expect(listed.status == 0)
+    #expect(listed.stdout.hasPrefix("1001  "))
+    #expect(listed.stdout.hasSuffix("  @web-5512 pen=2 lamp=1  total 250  payable 225\n"))
+    let none = try shop.run("orders", "--orders", orders, "--ref", "web-1")
+    #expect(none.status == 1)
+    #expect(none.stdout == "no order with ref web-1\n")
+    #expect(
+      try shop.run("orders", "--orders", orders, "--json", "--ref", "web-1").stdout
+        == #"{"missingRef":"web-1"}"# + "\n")
+    #expect(try shop.run("orders", "--orders", orders, "--ref", "web-1", "1001").status == 64)
+    #expect(try shop.run("orders", "--orders", shop.folder.file("none"), "--ref", "a").status == 1)
+  }
+
+  @Test func aBatchWithABadLineFixedAndRunAgainPlacesEachLineOnce() throws {
+    let shop = try RootHarness()
+    let orders = shop.folder.file("orders.jsonl")
+    let first = try shop.run(
+      ["batch", "--orders", orders],
+      input: "@web-1 pen=2 lamp=1\n@web-2 pen=0\n@web-3 lamp=1\n@web-1 pen=2 lamp=1\n")
+    #expect(first.status == 1)
+    #expect(
+      first.stdout == """
+        order 1001 for 225
+        line 2: 'pen=0': quantity must be a whole number from 1 to 1000000
+        order 1002 for 190
+        order 1001 for 225 (already placed)
+
+        """)
+    let fixed = try shop.run(
+      ["batch", "--orders", orders, "--json"],
+      input: "@web-1 pen=2 lamp=1\n@web-2 pen=1\n@web-3 lamp=1\n@web-3 lamp=2\n")
+    #expect(fixed.status == 1)
+    let lines = fixed.stdout.split(separator: "\n")
+    #expect(lines[0].hasPrefix(#"{"line":1,"number":1001,"ref":"web-1","#))
+    #expect(lines[0].hasSuffix(#","alreadyPlaced":true}"#))
+    #expect(lines[1].hasPrefix(#"{"line":2,"number":1003,"ref":"web-2","#))
+    #expect(!lines[1].contains("alreadyPlaced"))
+    #expect(lines[2].hasPrefix(#"{"line":3,"number":1002,"ref":"web-3","#))
+    #expect(
+      lines[3]
+        == #"{"line":4,"error":"ref web-3 is order 1002, with other items","ref":"web-3","order":1002}"#
+    )
+    try checkOnce(orders, refs: ["web-1", "web-2", "web-3"], "fixed")
+  }
+}
