@@ -93,8 +93,14 @@ public final class Shop {
 
   public struct Started {
     public let process: Process
-    let stdout: String
-    let stderr: String
+    public let stdout: String
+    public let stderr: String
+
+    public init(process: Process, stdout: String, stderr: String) {
+      self.process = process
+      self.stdout = stdout
+      self.stderr = stderr
+    }
 
     public func finish() -> Run {
       func read(_ path: String) -> String {
