@@ -1,0 +1,57 @@
+// Byte search in memory by memchr and memcmp, which scan far faster than a loop.
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+extension System {
+  /// How many `byte`s the memory holds; `memchr` scans far faster than a loop over bytes.
+  static func count(_ byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int {
+    guard var cursor = bytes.baseAddress else { return 0 }
+    let end = cursor + bytes.count
+    var count = 0
+    while let found = memchr(cursor, Int32(byte), end - cursor) {
+      count += 1
+      cursor = UnsafeRawPointer(found) + 1
+    }
+    return count
+  }
+
+  /// Whether `count` bytes at `first` and `second` are the same, by `memcmp`.
+  static func equalBytes(
+    _ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int
+  ) -> Bool {
+    memcmp(first, second, count) == 0
+  }
+
+  /// The offset of the first `byte` in the memory, by `memchr`.
+  static func firstIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
+    guard let base = bytes.baseAddress, let found = memchr(base, Int32(byte), bytes.count) else {
+      return nil
+    }
+    return UnsafeRawPointer(found) - base
+  }
+
+  /// The offset of the last `byte` in the memory (backward scans read small blocks).
+  static func lastIndex(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
+    bytes.lastIndex(of: byte)
+  }
+
+  /// The last `byte` in `bytes`, found by `memchr` forwards (portable, unlike `memrchr`):
+  /// FileOrders scans up to 64 MiB backwards for the end of a line, mostly bytes without one.
+  static func lastIndexFromEnd(of byte: UInt8, in bytes: UnsafeRawBufferPointer) -> Int? {
+    guard let base = bytes.baseAddress else { return nil }
+    var cursor = base
+    let end = base + bytes.count
+    var last: Int?
+    while cursor < end, let found = memchr(cursor, Int32(byte), end - cursor) {
+      let position = UnsafeRawPointer(found)
+      last = position - base
+      cursor = position + 1
+    }
+    return last
+  }
+}

@@ -1,0 +1,41 @@
+// Waiting on a socket with a deadline, for the PostgreSQL store.
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+extension System {
+  /// What a socket became ready for while ``waitFor(_:reading:writing:until:)`` waited.
+  public struct Readiness: Equatable, Sendable {
+    public var readable = false
+    public var writable = false
+    /// The deadline passed first.
+    public var timedOut = false
+  }
+
+  /// Waits until `socket` is readable (or writable, as asked), or until `deadline`
+  /// (``monotonicMilliseconds()``) passes. An error or hang-up counts as ready: the caller's
+  /// next read or write says what it was.
+  public static func waitFor(
+    _ socket: Int32, reading: Bool, writing: Bool, until deadline: Int64
+  ) -> Readiness {
+    var events: Int16 = 0
+    if reading { events |= Int16(POLLIN) }
+    if writing { events |= Int16(POLLOUT) }
+    while true {
+      let left = deadline - monotonicMilliseconds()
+      guard left > 0 else { return Readiness(timedOut: true) }
+      var request = pollfd(fd: socket, events: events, revents: 0)
+      let ready = poll(&request, 1, Int32(clamping: left))
+      if ready < 0 && errno == EINTR { continue }
+      if ready == 0 { continue }  // The deadline is checked again above.
+      let failed = ready < 0 || request.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+      return Readiness(
+        readable: failed || request.revents & Int16(POLLIN) != 0,
+        writable: failed || request.revents & Int16(POLLOUT) != 0)
+    }
+  }
+}
