@@ -10,7 +10,7 @@ enum Completions {
     }
   }
 
-  // MARK: bash
+  // bash here; zsh and fish in Completions+Zsh.swift and Completions+Fish.swift.
 
   static func bash(_ description: CommandLineDescription) -> String {
     let program = description.program
@@ -91,15 +91,8 @@ enum Completions {
         script += "      case $prev in\n"
         for option in valued {
           let names = option.names.joined(separator: " | ")
-          let action: String
-          switch option.value?.kind {
-          case .path?: action = "\(function)_files"
-          case .word(let words)?:
-            action =
-              "mapfile -t COMPREPLY < <(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")"
-          default: action = ":"
-          }
-          script += "        \(names)) \(action) && return ;;\n"
+          let offer = CompletionOffer(value: option.value?.kind)
+          script += "        \(names)) \(bashAction(offer, function)) && return ;;\n"
         }
         script += "      esac\n"
       }
@@ -127,216 +120,23 @@ enum Completions {
   private static func bashOperand(
     _ command: CommandDescription, _ function: String, _ description: CommandLineDescription
   ) -> String {
-    func words(_ words: [String]) -> String {
-      "mapfile -t COMPREPLY < <(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")"
-    }
-    switch command.operands.first?.kind {
-    case .path: return "\(function)_files"
-    case .item: return "\(function)_skus"
-    case .command: return words(description.commands.map(\.name))
-    case .word(let list): return words(list)
-    case .count, .orderNumber, .time, .reference, nil: return ":"
-    }
+    guard let kind = command.operands.first?.kind else { return ":" }
+    return bashAction(CompletionOffer(operand: kind, in: description), function)
   }
 
-  // MARK: zsh
-
-  static func zsh(_ description: CommandLineDescription) -> String {
-    let program = description.program
-    let function = "_" + identifier(program)
-    let (listing, option) = description.skuListing
-    var script = """
-      #compdef \(program)
-      # zsh completion for \(program); made by '\(program) completions zsh'.
-
-      # The SKUs of the catalog this line would use: '\(program) \(listing)' prints one a line.
-      \(function)_skus() {
-        local catalog="" i
-        for ((i = 1; i <= $#words; i++)); do
-          case $words[i] in
-            \(option)) catalog=${(Q)words[i+1]} ;;
-            \(option)=*) catalog=${(Q)words[i]#\(option)=} ;;
-          esac
-        done
-        local -a listing skus
-        listing=(\(listing))
-        [[ -n $catalog ]] && listing+=(\(option) ${catalog/#\\~/$HOME})
-        skus=(${(f)"$($\(function)_program $listing 2>/dev/null)"})
-        compadd -S = -- ${skus%% *}
-      }
-
-      \(function)() {
-        local \(function)_program=${words[1]/#\\~/$HOME}
-        local curcontext=$curcontext state line
-        local -a commands
-        commands=(
-
-      """
-    for command in description.commands {
-      let name = zshQuoted(command.name, escaping: ":")
-      script += "    '\(name):\(zshQuoted(command.abstract, escaping: ""))'\n"
+  private static func bashAction(_ offer: CompletionOffer, _ function: String) -> String {
+    switch offer {
+    case .files: return "\(function)_files"
+    case .skus: return "\(function)_skus"
+    case .words(let words):
+      return
+        "mapfile -t COMPREPLY < <(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")"
+    case .nothing: return ":"
     }
-    script += "  )\n  _arguments -C \\\n"
-    for option in description.options { script += "    \(zshOption(option)) \\\n" }
-    script += """
-          '1: :->command' \\
-          '*:: :->argument' && return
-        case $state in
-          command) _describe -t commands '\(program) command' commands ;;
-          argument)
-            case $line[1] in
-
-      """
-    for command in description.commands {
-      script += "        \(command.name))\n          _arguments -s"
-      for option in command.options { script += " \\\n            \(zshOption(option))" }
-      for operand in command.operands {
-        let position = operand.isRepeating ? "*" : operand.isOptional ? ":" : ""
-        let action: String
-        switch operand.kind {
-        case .path: action = "_files"
-        case .item: action = "\(function)_skus"
-        case .command: action = "(\(description.commands.map(\.name).joined(separator: " ")))"
-        case .word(let words): action = "(\(words.joined(separator: " ")))"
-        case .count, .orderNumber, .time, .reference: action = " "
-        }
-        script +=
-          " \\\n            '\(position):\(zshQuoted(operand.name, escaping: ":")):\(action)'"
-      }
-      script += "\n          ;;\n"
-    }
-    script += """
-            esac
-            ;;
-        esac
-      }
-
-      \(function) "$@"
-
-      """
-    return script
-  }
-
-  /// `'(-q --quiet)'{-q,--quiet}'[Report nothing.]'` or `'--orders=[The file.]:path:_files'`.
-  private static func zshOption(_ option: OptionDescription) -> String {
-    let help = "[\(zshQuoted(option.help.firstSentence, escaping: "[]"))]"
-    var value = ""
-    if let described = option.value {
-      let action: String
-      switch described.kind {
-      case .path: action = "_files"
-      case .word(let words): action = "(\(words.joined(separator: " ")))"
-      default: action = " "
-      }
-      value = "=\(help):\(zshQuoted(described.name, escaping: ":")):\(action)"
-    }
-    let spec = value.isEmpty ? help : value
-    let exclusive = option.long == OptionDescription.help.long ? "(- *)" : ""
-    guard option.names.count > 1 else { return "'\(exclusive)\(option.long)\(spec)'" }
-    let names = option.names.joined(separator: " ")
-    let group = exclusive.isEmpty ? "(\(names))" : exclusive
-    return "'\(group)'{\(option.names.joined(separator: ","))}'\(spec)'"
-  }
-
-  /// Text inside a single-quoted `_arguments` spec, with a backslash before `\` and before
-  /// each of `special` (`[]` in a description, `:` in a name).
-  private static func zshQuoted(_ text: String, escaping special: String) -> String {
-    var quoted = ""
-    for character in text {
-      if character == "'" {
-        quoted += "'\\''"
-        continue
-      }
-      if character == "\\" || special.contains(character) { quoted.append("\\") }
-      quoted.append(character)
-    }
-    return quoted
-  }
-
-  // MARK: fish
-
-  static func fish(_ description: CommandLineDescription) -> String {
-    let program = description.program
-    let function = "__" + identifier(program)
-    let (listing, option) = description.skuListing
-    var script = """
-      # fish completion for \(program); made by '\(program) completions fish'.
-
-      # The SKUs of the catalog this line would use: '\(program) \(listing)' prints one a line.
-      function \(function)_skus
-          set -l words (commandline -opc)
-          set -l listing \(listing)
-          for i in (seq (count $words))
-              switch $words[$i]
-                  case \(option)
-                      set -l next (math $i + 1)
-                      if test $next -le (count $words)
-                          set listing \(listing) \(option) $words[$next]
-                      end
-                  case '\(option)=*'
-                      set listing \(listing) \(option) (string replace -- '\(option)=' '' $words[$i])
-              end
-          end
-          command $words[1] $listing 2>/dev/null | string replace -r ' .*' '='
-      end
-
-      complete -c \(program) -f
-
-      """
-    let top = "-n __fish_use_subcommand"
-    for option in description.options {
-      script += "complete -c \(program) \(top)\(fishOption(option))\n"
-    }
-    for command in description.commands {
-      script +=
-        "complete -c \(program) \(top) -a \(command.name) -d \(fishQuoted(command.abstract))\n"
-    }
-    for command in description.commands {
-      let seen = "-n '__fish_seen_subcommand_from \(command.name)'"
-      for option in command.options {
-        script += "complete -c \(program) \(seen)\(fishOption(option))\n"
-      }
-      for operand in command.operands {
-        let action: String
-        switch operand.kind {
-        case .path: action = " -F"
-        case .item: action = " -a '(\(function)_skus)'"
-        case .command: action = " -a '\(description.commands.map(\.name).joined(separator: " "))'"
-        case .word(let words): action = " -a '\(words.joined(separator: " "))'"
-        case .count, .orderNumber, .time, .reference: action = " -x"
-        }
-        script += "complete -c \(program) \(seen)\(action) -d \(fishQuoted(operand.name))\n"
-      }
-    }
-    return script
-  }
-
-  /// ` -s q -l quiet -d 'Report nothing.'`, with `-r -F` for a path and `-x` for another value.
-  private static func fishOption(_ option: OptionDescription) -> String {
-    var text = ""
-    if let short = option.short { text += " -s \(short.dropFirst())" }
-    text += " -l \(option.long.dropFirst(2))"
-    switch option.value?.kind {
-    case .path?: text += " -r -F"
-    case .word(let words)?: text += " -x -a '\(words.joined(separator: " "))'"
-    case .some: text += " -x"
-    case nil: break
-    }
-    return text + " -d \(fishQuoted(option.help.firstSentence))"
-  }
-
-  /// A single-quoted fish word: only `\` and `'` are special inside.
-  private static func fishQuoted(_ text: String) -> String {
-    var quoted = "'"
-    for character in text {
-      if character == "\\" || character == "'" { quoted.append("\\") }
-      quoted.append(character)
-    }
-    return quoted + "'"
   }
 
   /// The program's name as a shell function name: letters, digits and `_`.
-  private static func identifier(_ name: String) -> String {
+  static func identifier(_ name: String) -> String {
     String(
       name.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
   }
