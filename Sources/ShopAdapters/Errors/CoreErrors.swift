@@ -3,20 +3,18 @@ import ShopCore
 // The one place where the core's domain errors get an exit status and the words a terminal
 // shows: the core says what went wrong, the edge says how a command ends.
 
-extension OrdersFull: ShopError {
+/// A core error about the data whose description is the whole message: it ends a command
+/// with 65.
+public protocol DataErrorDescribed: ShopError, CustomStringConvertible {}
+
+extension DataErrorDescribed {
   public var status: ExitStatus { .dataError }
   public var message: String { description }
 }
 
-extension OrderTooLarge: ShopError {
-  public var status: ExitStatus { .dataError }
-  public var message: String { description }
-}
-
-extension SummaryTooLarge: ShopError {
-  public var status: ExitStatus { .dataError }
-  public var message: String { description }
-}
+extension OrdersFull: DataErrorDescribed {}
+extension OrderTooLarge: DataErrorDescribed {}
+extension SummaryTooLarge: DataErrorDescribed {}
 
 extension PlaceOrderError: ShopError {
   public var status: ExitStatus { .software }
