@@ -1,9 +1,7 @@
 /// The fish script: one `complete` line per command, option and operand.
 extension Completions {
   static func fish(_ description: CommandLineDescription) -> String {
-    let program = description.program
-    let function = "__" + identifier(program)
-    let (listing, option) = description.skuListing
+    let (program, function, listing, option) = names(description, prefix: "__")
     var script = """
       # fish completion for \(program); made by '\(program) completions fish'.
 

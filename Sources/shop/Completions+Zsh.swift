@@ -1,9 +1,7 @@
 /// The zsh script: `_arguments` specs per command, made from the same description.
 extension Completions {
   static func zsh(_ description: CommandLineDescription) -> String {
-    let program = description.program
-    let function = "_" + identifier(program)
-    let (listing, option) = description.skuListing
+    let (program, function, listing, option) = names(description, prefix: "_")
     var script = """
       #compdef \(program)
       # zsh completion for \(program); made by '\(program) completions zsh'.

@@ -13,9 +13,7 @@ enum Completions {
   // bash here; zsh and fish in Completions+Zsh.swift and Completions+Fish.swift.
 
   static func bash(_ description: CommandLineDescription) -> String {
-    let program = description.program
-    let function = "_" + identifier(program)
-    let (listing, option) = description.skuListing
+    let (program, function, listing, option) = names(description, prefix: "_")
     var script = """
       # bash completion for \(program); made by '\(program) completions bash'.
 
@@ -133,6 +131,15 @@ enum Completions {
         "mapfile -t COMPREPLY < <(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\")"
     case .nothing: return ":"
     }
+  }
+
+  /// The names every script uses: the program, its function prefix, and the command and
+  /// option that list the SKUs of a catalog.
+  static func names(_ description: CommandLineDescription, prefix: String) -> (
+    program: String, function: String, listing: String, option: String
+  ) {
+    let (listing, option) = description.skuListing
+    return (description.program, prefix + identifier(description.program), listing, option)
   }
 
   /// The program's name as a shell function name: letters, digits and `_`.
