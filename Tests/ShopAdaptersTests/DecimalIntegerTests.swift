@@ -1,4 +1,5 @@
 import ShopCore
+import ShopTestSupport
 import Testing
 
 @testable import ShopAdapters
@@ -34,7 +35,7 @@ struct DecimalIntegerTests {
   ]
 
   @Test func readsWhatTheStandardLibraryReadsWithinItsRules() {
-    var random = SplitMix64(seed: 17)
+    var random = SplitMix(seed: 17)
     let alphabet = Array("0123456789-+ x".utf8)
     var texts = Self.edges
     for _ in 0..<4000 {
@@ -165,18 +166,5 @@ struct DecimalIntegerTests {
     ] as [(String, Int64?)])
   func aTimeIsItsFixedDigitsOnly(text: String, seconds: Int64?) {
     #expect(UTCTime.parse(text)?.secondsSince1970 == seconds)
-  }
-}
-
-/// A fixed-seed generator: the same cases on every run.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var mixed = state
-    mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-    return mixed ^ (mixed >> 31)
   }
 }
