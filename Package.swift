@@ -16,30 +16,18 @@ let package = Package(
     .executable(name: "shop", targets: ["shop"])
   ],
   traits: [
-    // `--traits PostgreSQL` replaces the default traits, so it also turns StaticExecutable off:
-    // Debian's libpq has no static form to link.
     .default(enabledTraits: ["StaticExecutable"]),
     .trait(name: "StaticExecutable", description: "Link the release binary fully static."),
-    .trait(
-      name: "PostgreSQL",
-      description: "Orders in PostgreSQL through libpq (a postgres:// --orders); links dynamically."
-    ),
   ],
   targets: [
     // The domain: Order, the ports and the PlaceOrder use case; the standard library only.
     .target(name: "ShopCore", swiftSettings: fastStart),
-    // libpq's C API, only for the PostgreSQL build: without the trait nothing needs libpq.
-    .systemLibrary(
-      name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
     // The process's own argc, argv and envp, captured at start-up without reading /proc.
     .target(name: "CProcess"),
-    // Files, memory, clocks and report formats behind ShopCore's ports.
+    // Files, memory, PostgreSQL (libpq, loaded at run time), clocks and report formats behind
+    // ShopCore's ports.
     .target(
-      name: "ShopAdapters",
-      dependencies: [
-        "ShopCore", "CProcess", .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])),
-      ],
-      swiftSettings: fastStart),
+      name: "ShopAdapters", dependencies: ["ShopCore", "CProcess"], swiftSettings: fastStart),
     // main.swift is the composition root: the one place that sees every layer.
     .executableTarget(
       name: "shop",
@@ -48,14 +36,12 @@ let package = Package(
       linkerSettings: [
         // Start-up dominates `shop place`: a fully static release binary starts in about the time
         // of /bin/true, where one that loads libstdc++ and the Swift runtime takes twice as long.
-        // lld's --no-warnings hides glibc's note that static binaries can't dlopen; shop doesn't.
+        // It still loads libpq with dlopen for a postgres:// store, which glibc allows when the
+        // machine's libc.so.6 is the version linked in; lld's --no-warnings hides glibc's note
+        // saying so.
         .unsafeFlags(
           ["-static-executable", "-use-ld=lld", "-Xlinker", "--no-warnings"],
-          .when(platforms: [.linux], configuration: .release, traits: ["StaticExecutable"])),
-        // The PostgreSQL build loads libpq, so it can't be static; the Swift runtime still is.
-        .unsafeFlags(
-          ["-static-stdlib"],
-          .when(platforms: [.linux], configuration: .release, traits: ["PostgreSQL"])),
+          .when(platforms: [.linux], configuration: .release, traits: ["StaticExecutable"]))
       ]
     ),
     .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopTestSupport"]),

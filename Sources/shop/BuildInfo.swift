@@ -7,22 +7,19 @@ struct BuildInfo: Equatable, Sendable {
   }
 
   var configuration: Configuration
-  /// Built with the PostgreSQL trait: `--orders postgresql://...` works.
+  /// `--orders postgresql://...` works, given libpq (Debian's libpq5), which this binary loads
+  /// only for such a store.
   var postgreSQL: Bool
 
-  /// This binary, as the compiler saw it (SwiftPM defines DEBUG in debug builds, and each
-  /// enabled trait under its own name).
+  /// This binary, as the compiler saw it (SwiftPM defines DEBUG in debug builds). Every build
+  /// can use PostgreSQL: libpq is declared by shop and loaded at run time.
   static let current: BuildInfo = {
     #if DEBUG
       let configuration = Configuration.debug
     #else
       let configuration = Configuration.release
     #endif
-    #if PostgreSQL
-      return BuildInfo(configuration: configuration, postgreSQL: true)
-    #else
-      return BuildInfo(configuration: configuration, postgreSQL: false)
-    #endif
+    return BuildInfo(configuration: configuration, postgreSQL: true)
   }()
 
   /// `shop 0.1.0 (release, PostgreSQL: no)`, newline not included.

@@ -9,12 +9,6 @@ struct Chosen<Value> {
   let value: Value
   /// `from --catalog`, `default: …; $SHOP_ORDERS unset`.
   let why: String
-
-  /// The flag or variable it came from, as a message names it: `--orders`, `SHOP_ORDERS`.
-  var source: String {
-    guard why.hasPrefix("from ") else { return "the default" }
-    return String(why.dropFirst(5).drop { $0 == "$" })
-  }
 }
 
 /// Where the prices come from.

@@ -16,7 +16,7 @@ struct Explanation {
 
   static func placement(
     input: FilePath??, catalog: Chosen<CatalogSource>, store: Chosen<StoreSource>,
-    report: Chosen<ReportStyle>, clock: any WallClock
+    report: Chosen<ReportStyle>, clock: any WallClock, libpq: String
   ) -> Explanation {
     var explanation = Explanation()
     if let input {
@@ -24,7 +24,7 @@ struct Explanation {
       explanation.lines.append(("input", text + (input == nil ? " (no FILE, or -)" : " (FILE)")))
     }
     explanation.add(catalog)
-    explanation.add(store)
+    explanation.add(store, libpq: libpq)
     let style: String
     switch report.value {
     case .text: style = "text to standard output"
@@ -36,9 +36,9 @@ struct Explanation {
     return explanation
   }
 
-  static func orders(_ store: Chosen<StoreSource>, listing: String) -> Explanation {
+  static func orders(_ store: Chosen<StoreSource>, listing: String, libpq: String) -> Explanation {
     var explanation = Explanation()
-    explanation.add(store)
+    explanation.add(store, libpq: libpq)
     explanation.lines.append(("listing", listing))
     return explanation
   }
@@ -62,19 +62,16 @@ struct Explanation {
     }
   }
 
-  private mutating func add(_ store: Chosen<StoreSource>) {
+  /// A PostgreSQL store loads `libpq` to say whether this machine can use it.
+  private mutating func add(_ store: Chosen<StoreSource>, libpq: String) {
     let text: String
     switch store.value {
     case .memory: text = "memory, for this run only (\(store.why))"
     case .file(let path): text = "file \(Explanation.display(path)) (\(store.why))"
     case .postgreSQL(let uri):
-      let name = ConnectionURI(uri)
-      #if PostgreSQL
-        text = "PostgreSQL \(name) (\(store.why))"
-      #else
-        text =
-          "PostgreSQL \(name) (\(store.why)); this build can't use it: \(PostgreSQLNotBuilt(uri: name, source: store.source).message)"
-      #endif
+      text =
+        "PostgreSQL \(ConnectionURI(uri)) (\(store.why))"
+        + (PostgresOrders.libraryProblem(libpq).map { "; this machine can't use it: \($0)" } ?? "")
     case .nowhere:
       text =
         "none (\(store.why)): the command would stop with \(NoOrdersLocation().status.rawValue)"

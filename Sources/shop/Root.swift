@@ -4,9 +4,12 @@ import ShopCore
 /// The composition root, as a function of the process's inputs: the arguments (bytes), the
 /// environment (values), the standard streams (ports) and a clock. It parses, builds the one
 /// app the command line asks for, runs it, prints its own errors and returns the exit status.
-/// main.swift calls it with the real process; tests call it with buffers and fakes.
+/// main.swift calls it with the real process; tests call it with buffers and fakes. `libpq` is
+/// the library a postgres:// store loads, when one is used; a test can name one that is not
+/// there.
 func runShop(
-  arguments: [[UInt8]], environment: Environment, streams: StandardStreams, clock: any WallClock
+  arguments: [[UInt8]], environment: Environment, streams: StandardStreams, clock: any WallClock,
+  libpq: String = PostgresOrders.standardLibrary
 ) -> ExitStatus {
   let errors = DescriptorOutput(descriptor: streams.errors, name: "standard error")
   // Until the command line is read, the store is the one the environment alone names.
@@ -17,7 +20,8 @@ func runShop(
     if let (flag, memory) = invocation.storeOptions {
       store = chooseStore(flag: flag, memory: memory, environment).value
     }
-    status = try Root(environment: environment, streams: streams, clock: clock).run(invocation)
+    status = try Root(environment: environment, streams: streams, clock: clock, libpq: libpq)
+      .run(invocation)
   } catch let error as ShopError {
     status = error.status
     // An error printed into the orders file (`2>> orders.jsonl`) would corrupt it.
@@ -38,6 +42,7 @@ private struct Root {
   let environment: Environment
   let streams: StandardStreams
   let clock: any WallClock
+  let libpq: String
 
   func run(_ invocation: Invocation) throws -> ExitStatus {
     let commandLine = CommandLineDescription.shop
@@ -69,7 +74,7 @@ private struct Root {
     case .orders(let options):
       let store = chooseStore(flag: options.ordersPath, memory: false, environment)
       if options.explain {
-        return try show(Explanation.orders(store, listing: options.listingWhy).text)
+        return try show(Explanation.orders(store, listing: options.listingWhy, libpq: libpq).text)
       }
       let output = try streams.listing()
       let style: OrderListing.Style = options.json ? .json : options.csv ? .csv : .text
@@ -83,7 +88,7 @@ private struct Root {
     case .summary(let options):
       let store = chooseStore(flag: options.ordersPath, memory: false, environment)
       if options.explain {
-        return try show(Explanation.orders(store, listing: options.summaryWhy).text)
+        return try show(Explanation.orders(store, listing: options.summaryWhy, libpq: libpq).text)
       }
       let report = SummaryListing(output: try streams.listing(), json: options.json)
       try Summarise(history: try makeStore(store), report: report)
@@ -114,12 +119,7 @@ private struct Root {
     switch source.value {
     case .memory: return MemoryOrders()
     case .file(let path): return try FileOrders(path: path, streams: streams.files)
-    case .postgreSQL(let uri):
-      #if PostgreSQL
-        return PostgresOrders(uri: uri)
-      #else
-        throw PostgreSQLNotBuilt(uri: ConnectionURI(uri), source: source.source)
-      #endif
+    case .postgreSQL(let uri): return PostgresOrders(uri: uri, library: libpq)
     case .nowhere: throw NoOrdersLocation()
     }
   }
@@ -172,7 +172,7 @@ private struct Root {
     Explanation.placement(
       input: input, catalog: chooseCatalog(flag: options.catalogPath, environment),
       store: chooseStore(flag: options.ordersPath, memory: options.memory, environment),
-      report: chooseReport(options.report), clock: clock
+      report: chooseReport(options.report), clock: clock, libpq: libpq
     ).text
   }
 
@@ -199,23 +199,5 @@ struct NoOrdersLocation: ShopError {
   var message: String {
     "no place for the orders file: set --orders, SHOP_ORDERS, XDG_DATA_HOME or HOME "
       + "(an absolute path)"
-  }
-}
-
-/// `--orders` or `SHOP_ORDERS` names a PostgreSQL database, and this `shop` was built without it.
-struct PostgreSQLNotBuilt: ShopError {
-  let uri: ConnectionURI
-  /// `--orders` or `SHOP_ORDERS`: where the URI came from.
-  let source: String
-
-  /// The README's build of the PostgreSQL binary, word for word (a test compares them).
-  static let buildCommand =
-    "swift build -c release --traits PostgreSQL --scratch-path .build/postgresql"
-
-  var status: ExitStatus { .usage }
-  var message: String {
-    "the orders are at a \(uri.scheme):// URI (from \(source)), which needs PostgreSQL, and "
-      + "this shop was built without it; build one with `\(PostgreSQLNotBuilt.buildCommand)` "
-      + "and run `.build/postgresql/release/shop`"
   }
 }

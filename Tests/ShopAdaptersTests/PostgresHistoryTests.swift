@@ -1,146 +1,144 @@
-#if PostgreSQL
-  import Foundation
-  import ShopCore
-  import ShopTestSupport
-  import Testing
+import Foundation
+import ShopCore
+import ShopTestSupport
+import Testing
 
-  @testable import ShopAdapters
+@testable import ShopAdapters
 
-  /// Ranges and the summary asked of a real server, against sums computed here from what
-  /// `readAll` reads back.
-  @Suite(.serialized, .enabled(if: PostgresServer.available, "no PostgreSQL server binaries"))
-  struct PostgresHistoryTests {
-    /// 2026-11-30T00:00:00Z.
-    static let midnight: Int64 = 1_795_996_800
+/// Ranges and the summary asked of a real server, against sums computed here from what
+/// `readAll` reads back.
+@Suite(.serialized, .enabled(if: PostgresServer.wanted, "PostgreSQL tests run with SHOP_TEST_POSTGRESQL=1"))
+struct PostgresHistoryTests {
+  /// 2026-11-30T00:00:00Z.
+  static let midnight: Int64 = 1_795_996_800
 
-    /// A database holding orders an hour or so apart over three days, some stored with an
-    /// earlier time than the order before them (PostgreSQL keeps times as they come).
-    func store() throws -> (PostgresServer, String, PostgresOrders, [Order]) {
-      let server = try PostgresServer.shared.get()
-      let name = try server.makeDatabase()
-      let store = PostgresOrders(uri: server.tcpURI(name))
-      var drafts: [Draft] = []
-      let skus = ["pen", "lamp", "ink-black", "Desk"]
-      for index in 0..<90 {
-        let time = Self.midnight - 7200 + Int64(index) * 3000 - (index % 7 == 3 ? 5000 : 0)
-        let lines = (0..<(index % 3 + 1)).map {
-          OrderLine(sku: skus[(index + $0) % 4], quantity: index % 5 + 1, price: 30 + 40 * $0)
-        }
-        drafts.append(
-          try #require(Draft(lines: lines, placedAt: Timestamp(secondsSince1970: time))))
+  /// A database holding orders an hour or so apart over three days, some stored with an
+  /// earlier time than the order before them (PostgreSQL keeps times as they come).
+  func store() throws -> (PostgresServer, String, PostgresOrders, [Order]) {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let store = PostgresOrders(uri: server.tcpURI(name))
+    var drafts: [Draft] = []
+    let skus = ["pen", "lamp", "ink-black", "Desk"]
+    for index in 0..<90 {
+      let time = Self.midnight - 7200 + Int64(index) * 3000 - (index % 7 == 3 ? 5000 : 0)
+      let lines = (0..<(index % 3 + 1)).map {
+        OrderLine(sku: skus[(index + $0) % 4], quantity: index % 5 + 1, price: 30 + 40 * $0)
       }
-      _ = try store.save(drafts)
-      var orders: [Order] = []
-      try store.readAll { order in orders.append(order) }
-      return (server, name, store, orders)
+      drafts.append(
+        try #require(Draft(lines: lines, placedAt: Timestamp(secondsSince1970: time))))
     }
+    _ = try store.save(drafts)
+    var orders: [Order] = []
+    try store.readAll { order in orders.append(order) }
+    return (server, name, store, orders)
+  }
 
-    static func ranges() -> [TimeRange] {
-      let at = { (seconds: Int64) in Timestamp(secondsSince1970: midnight + seconds) }
-      return [
-        .all, TimeRange(since: at(0), until: nil), TimeRange(since: nil, until: at(86400)),
-        TimeRange(since: at(0), until: at(86400)), TimeRange(since: at(-1), until: at(1)),
-        TimeRange(since: at(86400 * 10), until: nil),
-        TimeRange(since: at(3000 * 5), until: at(3000 * 9)),
-      ]
-    }
+  static func ranges() -> [TimeRange] {
+    let at = { (seconds: Int64) in Timestamp(secondsSince1970: midnight + seconds) }
+    return [
+      .all, TimeRange(since: at(0), until: nil), TimeRange(since: nil, until: at(86400)),
+      TimeRange(since: at(0), until: at(86400)), TimeRange(since: at(-1), until: at(1)),
+      TimeRange(since: at(86400 * 10), until: nil),
+      TimeRange(since: at(3000 * 5), until: at(3000 * 9)),
+    ]
+  }
 
-    @Test func aRangeIsTheOrdersPlacedInItWhateverTheirOrder() throws {
-      let (_, _, store, orders) = try store()
-      for range in Self.ranges() {
-        let expected = orders.filter { range.contains($0.placedAt) }
-        var listed: [Order] = []
-        try store.orders(in: range, last: nil) { order in listed.append(order) }
-        #expect(listed == expected, "\(range)")
-        for last in [1, 4, 1000] {
-          var newest: [Int] = []
-          try store.orders(in: range, last: last) { order in newest.append(order.number) }
-          #expect(newest == expected.suffix(last).map(\.number), "\(range) last \(last)")
-        }
-      }
-    }
-
-    @Test func theSummaryIsTheSumOfTheOrdersInTheRange() throws {
-      let (_, _, store, orders) = try store()
-      for range in Self.ranges() {
-        let kept = orders.filter { range.contains($0.placedAt) }
-        let totals = Summary.Totals(
-          orders: kept.count, total: kept.map(\.total).reduce(0, +),
-          payable: kept.map(\.payable).reduce(0, +))
-        let plain = try store.summary(of: range, by: .none)
-        #expect(plain == Summary(totals: totals), "\(range)")
-        let byDay = try store.summary(of: range, by: .day)
-        let days = Set(kept.map { $0.placedAt.secondsSince1970 / 86400 }).sorted()
-        #expect(byDay.totals == totals)
-        #expect(byDay.days.map(\.start.secondsSince1970) == days.map { $0 * 86400 }, "\(range)")
-        for day in byDay.days {
-          let those = kept.filter {
-            $0.placedAt.secondsSince1970 / 86400 * 86400 == day.start.secondsSince1970
-          }
-          #expect(day.totals.orders == those.count)
-          #expect(day.totals.total == those.map(\.total).reduce(0, +))
-          #expect(day.totals.payable == those.map(\.payable).reduce(0, +))
-        }
-        let bySKU = try store.summary(of: range, by: .sku)
-        #expect(bySKU.totals == totals)
-        // Sorted as Swift sorts (bytes): "Desk" before "ink-black", whatever the collation.
-        let skus = Set(kept.flatMap { $0.lines.map(\.sku) }).sorted()
-        #expect(bySKU.sales.map(\.sku) == skus, "\(range)")
-        for sales in bySKU.sales {
-          let lines = kept.flatMap { $0.lines.filter { $0.sku == sales.sku } }
-          #expect(sales.quantity == lines.map(\.quantity).reduce(0, +))
-          #expect(sales.revenue == lines.map { $0.quantity * $0.price }.reduce(0, +))
-          #expect(sales.orders == kept.filter { $0.lines.contains { $0.sku == sales.sku } }.count)
-        }
-        // The server's sums are the core's, order for order.
-        var tally = SummaryTally(by: .sku)
-        for order in kept { try tally.add(order) }
-        #expect(bySKU == tally.summary)
-      }
-    }
-
-    @Test func anEmptyTableSumsToZero() throws {
-      let server = try PostgresServer.shared.get()
-      let store = PostgresOrders(uri: server.tcpURI(try server.makeDatabase()))
-      #expect(try store.summary(of: .all, by: .day) == Summary(totals: Summary.Totals()))
-      var listed = 0
-      try store.orders(in: .all, last: 3) { _ in listed += 1 }
-      #expect(listed == 0)
-    }
-
-    @Test func aBrokenNumberingIs65ForARangeAndTheSummary() throws {
-      let (server, name, store, _) = try store()
-      try server.sql("DELETE FROM shop_orders WHERE number = 1040", database: name)
-      let range = TimeRange(since: Timestamp(secondsSince1970: Self.midnight), until: nil)
-      for grouping in [Summary.Grouping.none, .day, .sku] {
-        let error = try #require(throws: PostgresError.self) {
-          try store.summary(of: range, by: grouping)
-        }
-        #expect(error.status == .dataError)
-        #expect(error.message.contains("89 orders run from 1001 to 1090"), "\(error.message)")
-      }
-      let error = try #require(throws: PostgresError.self) {
-        try store.orders(in: range, last: nil) { _ in }
-      }
-      #expect(error.status == .dataError)
-    }
-
-    @Test func sumsPastTheLargestIntegerAre65NotWrapped() throws {
-      let server = try PostgresServer.shared.get()
-      let store = PostgresOrders(uri: server.tcpURI(try server.makeDatabase()))
-      let half = Int.max / 2 + 1
-      let draft = try #require(
-        Draft(
-          lines: [OrderLine(sku: "gold", quantity: 1, price: half)],
-          placedAt: Timestamp(secondsSince1970: Self.midnight)))
-      _ = try store.save([draft, draft])
-      for grouping in [Summary.Grouping.none, .day, .sku] {
-        let error = try #require(throws: PostgresError.self) {
-          try store.summary(of: .all, by: grouping)
-        }
-        #expect(error.status == .dataError)
-        #expect(error.message.contains("the sums are too large to compute"))
+  @Test func aRangeIsTheOrdersPlacedInItWhateverTheirOrder() throws {
+    let (_, _, store, orders) = try store()
+    for range in Self.ranges() {
+      let expected = orders.filter { range.contains($0.placedAt) }
+      var listed: [Order] = []
+      try store.orders(in: range, last: nil) { order in listed.append(order) }
+      #expect(listed == expected, "\(range)")
+      for last in [1, 4, 1000] {
+        var newest: [Int] = []
+        try store.orders(in: range, last: last) { order in newest.append(order.number) }
+        #expect(newest == expected.suffix(last).map(\.number), "\(range) last \(last)")
       }
     }
   }
-#endif
+
+  @Test func theSummaryIsTheSumOfTheOrdersInTheRange() throws {
+    let (_, _, store, orders) = try store()
+    for range in Self.ranges() {
+      let kept = orders.filter { range.contains($0.placedAt) }
+      let totals = Summary.Totals(
+        orders: kept.count, total: kept.map(\.total).reduce(0, +),
+        payable: kept.map(\.payable).reduce(0, +))
+      let plain = try store.summary(of: range, by: .none)
+      #expect(plain == Summary(totals: totals), "\(range)")
+      let byDay = try store.summary(of: range, by: .day)
+      let days = Set(kept.map { $0.placedAt.secondsSince1970 / 86400 }).sorted()
+      #expect(byDay.totals == totals)
+      #expect(byDay.days.map(\.start.secondsSince1970) == days.map { $0 * 86400 }, "\(range)")
+      for day in byDay.days {
+        let those = kept.filter {
+          $0.placedAt.secondsSince1970 / 86400 * 86400 == day.start.secondsSince1970
+        }
+        #expect(day.totals.orders == those.count)
+        #expect(day.totals.total == those.map(\.total).reduce(0, +))
+        #expect(day.totals.payable == those.map(\.payable).reduce(0, +))
+      }
+      let bySKU = try store.summary(of: range, by: .sku)
+      #expect(bySKU.totals == totals)
+      // Sorted as Swift sorts (bytes): "Desk" before "ink-black", whatever the collation.
+      let skus = Set(kept.flatMap { $0.lines.map(\.sku) }).sorted()
+      #expect(bySKU.sales.map(\.sku) == skus, "\(range)")
+      for sales in bySKU.sales {
+        let lines = kept.flatMap { $0.lines.filter { $0.sku == sales.sku } }
+        #expect(sales.quantity == lines.map(\.quantity).reduce(0, +))
+        #expect(sales.revenue == lines.map { $0.quantity * $0.price }.reduce(0, +))
+        #expect(sales.orders == kept.filter { $0.lines.contains { $0.sku == sales.sku } }.count)
+      }
+      // The server's sums are the core's, order for order.
+      var tally = SummaryTally(by: .sku)
+      for order in kept { try tally.add(order) }
+      #expect(bySKU == tally.summary)
+    }
+  }
+
+  @Test func anEmptyTableSumsToZero() throws {
+    let server = try PostgresServer.shared.get()
+    let store = PostgresOrders(uri: server.tcpURI(try server.makeDatabase()))
+    #expect(try store.summary(of: .all, by: .day) == Summary(totals: Summary.Totals()))
+    var listed = 0
+    try store.orders(in: .all, last: 3) { _ in listed += 1 }
+    #expect(listed == 0)
+  }
+
+  @Test func aBrokenNumberingIs65ForARangeAndTheSummary() throws {
+    let (server, name, store, _) = try store()
+    try server.sql("DELETE FROM shop_orders WHERE number = 1040", database: name)
+    let range = TimeRange(since: Timestamp(secondsSince1970: Self.midnight), until: nil)
+    for grouping in [Summary.Grouping.none, .day, .sku] {
+      let error = try #require(throws: PostgresError.self) {
+        try store.summary(of: range, by: grouping)
+      }
+      #expect(error.status == .dataError)
+      #expect(error.message.contains("89 orders run from 1001 to 1090"), "\(error.message)")
+    }
+    let error = try #require(throws: PostgresError.self) {
+      try store.orders(in: range, last: nil) { _ in }
+    }
+    #expect(error.status == .dataError)
+  }
+
+  @Test func sumsPastTheLargestIntegerAre65NotWrapped() throws {
+    let server = try PostgresServer.shared.get()
+    let store = PostgresOrders(uri: server.tcpURI(try server.makeDatabase()))
+    let half = Int.max / 2 + 1
+    let draft = try #require(
+      Draft(
+        lines: [OrderLine(sku: "gold", quantity: 1, price: half)],
+        placedAt: Timestamp(secondsSince1970: Self.midnight)))
+    _ = try store.save([draft, draft])
+    for grouping in [Summary.Grouping.none, .day, .sku] {
+      let error = try #require(throws: PostgresError.self) {
+        try store.summary(of: .all, by: grouping)
+      }
+      #expect(error.status == .dataError)
+      #expect(error.message.contains("the sums are too large to compute"))
+    }
+  }
+}

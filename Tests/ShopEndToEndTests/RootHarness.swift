@@ -24,11 +24,12 @@ final class RootHarness {
   }
 
   /// Runs `shop arguments` through `runShop`, with `input` as standard input; the environment
-  /// is HOME alone, plus `environment`.
+  /// is HOME alone, plus `environment`. `libpq` is the library a PostgreSQL store would load.
   @discardableResult
   func run(
     _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
-    closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink()
+    closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink(),
+    libpq: String = PostgresOrders.standardLibrary
   ) throws -> Run {
     try runBytes(
       arguments.map { Array($0.utf8) }, input: Array((input ?? "").utf8),
@@ -48,7 +49,7 @@ final class RootHarness {
     let variables = ["HOME": home].merging(environment) { $1 }
     let status = runShop(
       arguments: arguments, environment: Environment(variables),
-      streams: streams, clock: FixedClock(time: RootHarness.time))
+      streams: streams, clock: FixedClock(time: RootHarness.time), libpq: libpq)
     return Run(status: status.rawValue, stdout: output.text, stderr: errors.text)
   }
 

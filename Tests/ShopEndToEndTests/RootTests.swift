@@ -189,9 +189,6 @@ struct RootTests {
       #expect(
         !run.stdout.contains("secret") && !run.stdout.contains(":e@") && !run.stdout.contains("=pw")
       )
-      #if !PostgreSQL
-        #expect(run.stdout.contains("this build can't use it"))
-      #endif
     }
   }
 

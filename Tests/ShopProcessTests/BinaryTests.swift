@@ -12,11 +12,8 @@ struct BinaryTests {
     #else
       let configuration = "release"
     #endif
-    #if PostgreSQL
-      let postgreSQL = "yes"
-    #else
-      let postgreSQL = "no"
-    #endif
+    // Every build can use PostgreSQL: it loads libpq when a postgres:// store is used.
+    let postgreSQL = "yes"
     let version = CommandLineDescription.shop.version
     #expect(version.split(separator: ".").count == 3)
     #expect(version.allSatisfy { $0.isNumber || $0 == "." })

@@ -1,162 +1,159 @@
-#if PostgreSQL
-  import CLibPQ
-  import ShopCore
+import ShopCore
 
-  extension PostgresConnection {
-    /// How a transaction sent with its COMMIT ended.
-    enum CommitOutcome {
-      /// Committed; the answers of the statements, in order.
-      case committed([PostgresResult])
-      /// The server refused a statement or the commit: nothing was saved. The answers that
-      /// came before the refusal, in order.
-      case refused(PostgresError, [PostgresResult])
-      /// No answer to COMMIT, once sent: saved or not, nobody can tell here. The answers that
-      /// did arrive, in order, and why the rest did not.
-      case unknown([PostgresResult], why: String)
-    }
+extension PostgresConnection {
+  /// How a transaction sent with its COMMIT ended.
+  enum CommitOutcome {
+    /// Committed; the answers of the statements, in order.
+    case committed([PostgresResult])
+    /// The server refused a statement or the commit: nothing was saved. The answers that
+    /// came before the refusal, in order.
+    case refused(PostgresError, [PostgresResult])
+    /// No answer to COMMIT, once sent: saved or not, nobody can tell here. The answers that
+    /// did arrive, in order, and why the rest did not.
+    case unknown([PostgresResult], why: String)
+  }
 
-    /// Sends BEGIN, `statements` and COMMIT in one round trip (libpq's pipeline mode), then
-    /// reads every answer. Each statement sees the ones before it, so a lock taken by one holds
-    /// for the next.
-    func runInOneTrip(_ statements: [Statement]) -> CommitOutcome {
-      guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
-      guard PQenterPipelineMode(connection) == 1 else { return .refused(failure(nil), []) }
-      defer { if !isLost { _ = PQexitPipelineMode(connection) } }
-      let all = [Statement(sql: "BEGIN")] + statements + [Statement(sql: "COMMIT")]
-      for (index, statement) in all.enumerated() {
-        let sent = PostgresConnection.withParameters(statement.parameters) {
-          values, lengths, formats in
-          PQsendQueryParams(
-            connection, statement.sql, Int32(values.count), nil, values, lengths, formats, 0)
-        }
-        // Until COMMIT is queued, nothing can be saved, whatever happened to the connection.
-        guard sent == 1 else {
-          return index < all.count - 1 ? .refused(failure(nil), []) : .unknown([], why: lostReason)
-        }
-        // The server sends its answers only at the sync unless asked: ask before COMMIT, so
-        // the numbers arrive even when COMMIT's answer never does (a standby that never
-        // confirms), and a 75 can name them.
-        if index == all.count - 2 { _ = PQsendFlushRequest(connection) }
+  /// Sends BEGIN, `statements` and COMMIT in one round trip (libpq's pipeline mode), then
+  /// reads every answer. Each statement sees the ones before it, so a lock taken by one holds
+  /// for the next.
+  func runInOneTrip(_ statements: [Statement]) -> CommitOutcome {
+    guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
+    guard pq.enterPipelineMode(connection) == 1 else { return .refused(failure(nil), []) }
+    defer { if !isLost { _ = pq.exitPipelineMode(connection) } }
+    let all = [Statement(sql: "BEGIN")] + statements + [Statement(sql: "COMMIT")]
+    for (index, statement) in all.enumerated() {
+      let sent = PostgresConnection.withParameters(statement.parameters) {
+        values, lengths, formats in
+        pq.sendQueryParams(
+          connection, statement.sql, Int32(values.count), nil, values, lengths, formats, 0)
       }
-      // From here COMMIT may be on its way: a wait that times out is an unknown outcome.
-      guard PQpipelineSync(connection) == 1 else { return .unknown([], why: lostReason) }
-      let until = deadline()
-      var answers: [PostgresResult] = []
-      for index in all.indices {
-        guard let result = nextResult(until: until) else {
-          return .unknown(answers, why: lostReason)
-        }
-        let answer = PostgresResult(result)
-        // The NULL that ends each statement's answer.
-        if let extra = nextResult(until: until) { PQclear(extra) }
-        let isCommit = index == all.count - 1
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-          // COMMIT of a transaction the server already aborted answers ROLLBACK.
-          if isCommit && answer.command != "COMMIT" {
-            drainToSync(until: until)
-            return .refused(.unavailable(place, "the server rolled the orders back"), answers)
-          }
-          if index > 0 && !isCommit { answers.append(answer) }
-        default:
-          if !isCommit {
-            // The server's own error (it has a SQLSTATE), even one that ends the session, means
-            // it stopped there and skipped the rest, COMMIT too.
-            let fromServer = PQresultErrorField(result, PostgresConnection.sqlStateField) != nil
-            if isLost && !fromServer { return .unknown(answers, why: lostReason) }
-          } else if isLost || endsSession(result) {
-            // An error that ends the session can come after the commit is on disk (a wait for
-            // a standby cut short), so only a plain ERROR means nothing was saved.
-            return .unknown(answers, why: lostReason)
-          }
-          let error = failure(result, needs: index > 0 && !isCommit ? all[index].needs : nil)
+      // Until COMMIT is queued, nothing can be saved, whatever happened to the connection.
+      guard sent == 1 else {
+        return index < all.count - 1 ? .refused(failure(nil), []) : .unknown([], why: lostReason)
+      }
+      // The server sends its answers only at the sync unless asked: ask before COMMIT, so
+      // the numbers arrive even when COMMIT's answer never does (a standby that never
+      // confirms), and a 75 can name them.
+      if index == all.count - 2 { _ = pq.sendFlushRequest(connection) }
+    }
+    // From here COMMIT may be on its way: a wait that times out is an unknown outcome.
+    guard pq.pipelineSync(connection) == 1 else { return .unknown([], why: lostReason) }
+    let until = deadline()
+    var answers: [PostgresResult] = []
+    for index in all.indices {
+      guard let result = nextResult(until: until) else {
+        return .unknown(answers, why: lostReason)
+      }
+      let answer = PostgresResult(result, pq)
+      // The NULL that ends each statement's answer.
+      if let extra = nextResult(until: until) { pq.clear(extra) }
+      let isCommit = index == all.count - 1
+      switch pq.status(of: result) {
+      case .commandOK, .tuplesOK:
+        // COMMIT of a transaction the server already aborted answers ROLLBACK.
+        if isCommit && answer.command != "COMMIT" {
           drainToSync(until: until)
-          return .refused(error, answers)
+          return .refused(.unavailable(place, "the server rolled the orders back"), answers)
         }
-      }
-      drainToSync(until: until)
-      return .committed(answers)
-    }
-
-    /// Reads and drops answers up to the pipeline's sync, so pipeline mode can end and the
-    /// connection can roll back.
-    private func drainToSync(until deadline: Int64) {
-      var nulls = 0
-      while !isLost && nulls < 2 {
-        guard let result = nextResult(until: deadline) else {
-          nulls += 1
-          continue
-        }
-        nulls = 0
-        let status = PQresultStatus(result)
-        PQclear(result)
-        if status == PGRES_PIPELINE_SYNC { return }
-      }
-    }
-
-    /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, with `rows` as its data, then COMMIT,
-    /// in one query string: COMMIT runs only when the server has taken every row.
-    func copyThenCommit(_ sql: String, _ rows: consuming PostgresCopyRows, needs: String?)
-      -> CommitOutcome
-    {
-      guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
-      guard PQsendQuery(connection, sql + "; COMMIT") == 1 else {
-        return .refused(failure(nil), [])
-      }
-      let until = deadline()
-      guard let started = nextResult(until: until) else {
-        return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
-      }
-      let start = PostgresResult(started)
-      guard PQresultStatus(started) == PGRES_COPY_IN else {
-        let error = failure(started, needs: needs)
-        drain(until: until)
-        return .refused(error, [])
-      }
-      _ = start
-      let data = rows.finished()
-      // Non-blocking, libpq answers 0 when it can't queue yet: send what it holds, then retry.
-      var put: Int32 = 0
-      repeat {
-        put = data.withUnsafeBytes { bytes in
-          PQputCopyData(
-            connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-            Int32(clamping: bytes.count))
-        }
-      } while put == 0 && System.monotonicMilliseconds() < until && flush(until: until)
-      // Before the end of the data is sent, the server can only abort the COPY.
-      guard put == 1, flush(until: until) else {
-        return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
-      }
-      var ended: Int32 = 0
-      repeat {
-        ended = PQputCopyEnd(connection, nil)
-      } while ended == 0 && System.monotonicMilliseconds() < until && flush(until: until)
-      guard ended == 1 else { return .unknown([], why: lostReason) }
-      var answers: [PostgresResult] = []
-      for isCommit in [false, true] {
-        guard let result = nextResult(until: until) else {
+        if index > 0 && !isCommit { answers.append(answer) }
+      default:
+        if !isCommit {
+          // The server's own error (it has a SQLSTATE), even one that ends the session, means
+          // it stopped there and skipped the rest, COMMIT too.
+          let fromServer = pq.resultErrorField(result, PostgresConnection.sqlStateField) != nil
+          if isLost && !fromServer { return .unknown(answers, why: lostReason) }
+        } else if isLost || endsSession(result) {
+          // An error that ends the session can come after the commit is on disk (a wait for
+          // a standby cut short), so only a plain ERROR means nothing was saved.
           return .unknown(answers, why: lostReason)
         }
-        let answer = PostgresResult(result)
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK:
-          if isCommit && answer.command != "COMMIT" {
-            return .refused(.unavailable(place, "the server rolled the orders back"), answers)
-          }
-          answers.append(answer)
-        default:
-          let fromServer = PQresultErrorField(result, PostgresConnection.sqlStateField) != nil
-          if isLost && (isCommit || !fromServer) || isCommit && endsSession(result) {
-            return .unknown(answers, why: lostReason)
-          }
-          let error = failure(result, needs: isCommit ? nil : needs)
-          drain(until: until)
-          return .refused(error, answers)
-        }
+        let error = failure(result, needs: index > 0 && !isCommit ? all[index].needs : nil)
+        drainToSync(until: until)
+        return .refused(error, answers)
       }
-      drain(until: until)
-      return .committed(answers)
+    }
+    drainToSync(until: until)
+    return .committed(answers)
+  }
+
+  /// Reads and drops answers up to the pipeline's sync, so pipeline mode can end and the
+  /// connection can roll back.
+  private func drainToSync(until deadline: Int64) {
+    var nulls = 0
+    while !isLost && nulls < 2 {
+      guard let result = nextResult(until: deadline) else {
+        nulls += 1
+        continue
+      }
+      nulls = 0
+      let status = pq.status(of: result)
+      pq.clear(result)
+      if status == .pipelineSync { return }
     }
   }
-#endif
+
+  /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, with `rows` as its data, then COMMIT,
+  /// in one query string: COMMIT runs only when the server has taken every row.
+  func copyThenCommit(_ sql: String, _ rows: consuming PostgresCopyRows, needs: String?)
+    -> CommitOutcome
+  {
+    guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
+    guard pq.sendQuery(connection, sql + "; COMMIT") == 1 else {
+      return .refused(failure(nil), [])
+    }
+    let until = deadline()
+    guard let started = nextResult(until: until) else {
+      return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
+    }
+    let start = PostgresResult(started, pq)
+    guard pq.status(of: started) == .copyIn else {
+      let error = failure(started, needs: needs)
+      drain(until: until)
+      return .refused(error, [])
+    }
+    _ = start
+    let data = rows.finished()
+    // Non-blocking, libpq answers 0 when it can't queue yet: send what it holds, then retry.
+    var put: Int32 = 0
+    repeat {
+      put = data.withUnsafeBytes { bytes in
+        pq.putCopyData(
+          connection, bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+          Int32(clamping: bytes.count))
+      }
+    } while put == 0 && System.monotonicMilliseconds() < until && flush(until: until)
+    // Before the end of the data is sent, the server can only abort the COPY.
+    guard put == 1, flush(until: until) else {
+      return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
+    }
+    var ended: Int32 = 0
+    repeat {
+      ended = pq.putCopyEnd(connection, nil)
+    } while ended == 0 && System.monotonicMilliseconds() < until && flush(until: until)
+    guard ended == 1 else { return .unknown([], why: lostReason) }
+    var answers: [PostgresResult] = []
+    for isCommit in [false, true] {
+      guard let result = nextResult(until: until) else {
+        return .unknown(answers, why: lostReason)
+      }
+      let answer = PostgresResult(result, pq)
+      switch pq.status(of: result) {
+      case .commandOK:
+        if isCommit && answer.command != "COMMIT" {
+          return .refused(.unavailable(place, "the server rolled the orders back"), answers)
+        }
+        answers.append(answer)
+      default:
+        let fromServer = pq.resultErrorField(result, PostgresConnection.sqlStateField) != nil
+        if isLost && (isCommit || !fromServer) || isCommit && endsSession(result) {
+          return .unknown(answers, why: lostReason)
+        }
+        let error = failure(result, needs: isCommit ? nil : needs)
+        drain(until: until)
+        return .refused(error, answers)
+      }
+    }
+    drain(until: until)
+    return .committed(answers)
+  }
+}

@@ -1,101 +1,98 @@
-#if PostgreSQL
-  import CLibPQ
-  import ShopCore
+import ShopCore
 
-  extension PostgresConnection {
-    /// A statement with `$1`… bound to its parameters, and the privilege it needs on what,
-    /// for the message when the server refuses it for lack of one (SQLSTATE 42501).
-    struct Statement {
-      let sql: String
-      var parameters: [PostgresParameter] = []
-      var needs: String? = nil
-    }
-
-    /// Runs one statement with `$1`… bound to its parameters (data never becomes SQL text),
-    /// or several without parameters in one query string, in one round trip. Returns every
-    /// statement's answer, in order.
-    @discardableResult
-    func run(_ statements: [Statement]) throws(PostgresError) -> [PostgresResult] {
-      guard !isLost else { throw PostgresError.unavailable(place, lostReason) }
-      let sent: Int32
-      if statements.count == 1, let statement = statements.first, !statement.parameters.isEmpty {
-        sent = PostgresConnection.withParameters(statement.parameters) {
-          values, lengths, formats in
-          PQsendQueryParams(
-            connection, statement.sql, Int32(values.count), nil, values, lengths, formats, 0)
-        }
-      } else {
-        sent = PQsendQuery(connection, statements.map(\.sql).joined(separator: "; "))
-      }
-      guard sent == 1 else { throw failure(nil) }
-      let until = deadline()
-      var answers: [PostgresResult] = []
-      while let result = nextResult(until: until) {
-        let answer = PostgresResult(result)
-        switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-          answers.append(answer)
-        default:
-          let failed = statements.indices.contains(answers.count) ? answers.count : nil
-          let error = failure(result, needs: failed.flatMap { statements[$0].needs })
-          drain(until: until)
-          throw error
-        }
-      }
-      if timedOut { throw PostgresError.unavailable(place, lostReason) }
-      guard answers.count == statements.count || statements.count == 1 && !answers.isEmpty else {
-        throw failure(nil)
-      }
-      return answers
-    }
-
-    /// Runs `sql`, which may hold several statements but no parameters; returns the last
-    /// statement's answer.
-    @discardableResult
-    func run(_ sql: String) throws(PostgresError) -> PostgresResult {
-      let answers = try run([Statement(sql: sql)])
-      guard let last = answers.last else { throw failure(nil) }
-      return last
-    }
-
-    /// One statement with `$1`… bound to `parameters`.
-    @discardableResult
-    func run(_ sql: String, _ parameters: [PostgresParameter], needs: String? = nil)
-      throws(PostgresError) -> PostgresResult
-    {
-      let answers = try run([Statement(sql: sql, parameters: parameters, needs: needs)])
-      guard let last = answers.last else { throw failure(nil) }
-      return last
-    }
-
-    /// Runs one query and hands each row to `visit` as it arrives (libpq's single-row mode),
-    /// so memory does not grow with the rows. Each row must come within the answer timeout.
-    /// After an error the rest is read and dropped.
-    func stream(
-      _ sql: String, _ parameters: [PostgresParameter], needs: String? = nil,
-      _ visit: (PostgresResult) throws -> Void
-    ) throws {
-      guard !isLost else { throw PostgresError.unavailable(place, lostReason) }
-      let sent = PostgresConnection.withParameters(parameters) { values, lengths, formats in
-        PQsendQueryParams(connection, sql, Int32(values.count), nil, values, lengths, formats, 0)
-      }
-      guard sent == 1 else { throw failure(nil) }
-      PQsetSingleRowMode(connection)
-      var stopped: (any Error)?
-      while let result = nextResult(until: deadline()) {
-        let row = PostgresResult(result)
-        guard stopped == nil else { continue }
-        switch PQresultStatus(result) {
-        case PGRES_SINGLE_TUPLE:
-          do { try visit(row) } catch { stopped = error }
-        case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
-          break
-        default:
-          stopped = failure(result, needs: needs)
-        }
-      }
-      if let stopped { throw stopped }
-      if timedOut { throw PostgresError.unavailable(place, lostReason) }
-    }
+extension PostgresConnection {
+  /// A statement with `$1`… bound to its parameters, and the privilege it needs on what,
+  /// for the message when the server refuses it for lack of one (SQLSTATE 42501).
+  struct Statement {
+    let sql: String
+    var parameters: [PostgresParameter] = []
+    var needs: String? = nil
   }
-#endif
+
+  /// Runs one statement with `$1`… bound to its parameters (data never becomes SQL text),
+  /// or several without parameters in one query string, in one round trip. Returns every
+  /// statement's answer, in order.
+  @discardableResult
+  func run(_ statements: [Statement]) throws(PostgresError) -> [PostgresResult] {
+    guard !isLost else { throw PostgresError.unavailable(place, lostReason) }
+    let sent: Int32
+    if statements.count == 1, let statement = statements.first, !statement.parameters.isEmpty {
+      sent = PostgresConnection.withParameters(statement.parameters) {
+        values, lengths, formats in
+        pq.sendQueryParams(
+          connection, statement.sql, Int32(values.count), nil, values, lengths, formats, 0)
+      }
+    } else {
+      sent = pq.sendQuery(connection, statements.map(\.sql).joined(separator: "; "))
+    }
+    guard sent == 1 else { throw failure(nil) }
+    let until = deadline()
+    var answers: [PostgresResult] = []
+    while let result = nextResult(until: until) {
+      let answer = PostgresResult(result, pq)
+      switch pq.status(of: result) {
+      case .commandOK, .tuplesOK:
+        answers.append(answer)
+      default:
+        let failed = statements.indices.contains(answers.count) ? answers.count : nil
+        let error = failure(result, needs: failed.flatMap { statements[$0].needs })
+        drain(until: until)
+        throw error
+      }
+    }
+    if timedOut { throw PostgresError.unavailable(place, lostReason) }
+    guard answers.count == statements.count || statements.count == 1 && !answers.isEmpty else {
+      throw failure(nil)
+    }
+    return answers
+  }
+
+  /// Runs `sql`, which may hold several statements but no parameters; returns the last
+  /// statement's answer.
+  @discardableResult
+  func run(_ sql: String) throws(PostgresError) -> PostgresResult {
+    let answers = try run([Statement(sql: sql)])
+    guard let last = answers.last else { throw failure(nil) }
+    return last
+  }
+
+  /// One statement with `$1`… bound to `parameters`.
+  @discardableResult
+  func run(_ sql: String, _ parameters: [PostgresParameter], needs: String? = nil)
+    throws(PostgresError) -> PostgresResult
+  {
+    let answers = try run([Statement(sql: sql, parameters: parameters, needs: needs)])
+    guard let last = answers.last else { throw failure(nil) }
+    return last
+  }
+
+  /// Runs one query and hands each row to `visit` as it arrives (libpq's single-row mode),
+  /// so memory does not grow with the rows. Each row must come within the answer timeout.
+  /// After an error the rest is read and dropped.
+  func stream(
+    _ sql: String, _ parameters: [PostgresParameter], needs: String? = nil,
+    _ visit: (PostgresResult) throws -> Void
+  ) throws {
+    guard !isLost else { throw PostgresError.unavailable(place, lostReason) }
+    let sent = PostgresConnection.withParameters(parameters) { values, lengths, formats in
+      pq.sendQueryParams(connection, sql, Int32(values.count), nil, values, lengths, formats, 0)
+    }
+    guard sent == 1 else { throw failure(nil) }
+    _ = pq.setSingleRowMode(connection)
+    var stopped: (any Error)?
+    while let result = nextResult(until: deadline()) {
+      let row = PostgresResult(result, pq)
+      guard stopped == nil else { continue }
+      switch pq.status(of: result) {
+      case .singleTuple:
+        do { try visit(row) } catch { stopped = error }
+      case .tuplesOK, .commandOK:
+        break
+      default:
+        stopped = failure(result, needs: needs)
+      }
+    }
+    if let stopped { throw stopped }
+    if timedOut { throw PostgresError.unavailable(place, lostReason) }
+  }
+}

@@ -1,241 +1,233 @@
-#if PostgreSQL
-  import CLibPQ
-  import ShopCore
+import ShopCore
 
-  /// One connection to the server, through libpq. Not shared between threads.
-  ///
-  /// Every wait on the server is bounded: libpq runs non-blocking, and each wait is a `poll`
-  /// with a deadline. Connecting may take `connect_timeout` seconds (the URI's, else
-  /// `PGCONNECT_TIMEOUT`, else 10); each answer after that `shop_timeout` seconds (the URI's,
-  /// else 30). A statement that has sent its COMMIT and then times out is an unknown outcome.
-  final class PostgresConnection {
-    let place: PostgresPlace
-    let connection: OpaquePointer
-    /// The longest wait for one answer, in milliseconds, and the same in words.
-    private let answerLimit: Int64
-    private let answerWords: String
-    /// A wait timed out: the server may still answer later, so nothing more is sent.
-    private(set) var timedOut = false
+/// One connection to the server, through libpq. Not shared between threads.
+///
+/// Every wait on the server is bounded: libpq runs non-blocking, and each wait is a `poll`
+/// with a deadline. Connecting may take `connect_timeout` seconds (the URI's, else
+/// `PGCONNECT_TIMEOUT`, else 10); each answer after that `shop_timeout` seconds (the URI's,
+/// else 30). A statement that has sent its COMMIT and then times out is an unknown outcome.
+final class PostgresConnection {
+  let place: PostgresPlace
+  let pq: LibPQ
+  let connection: OpaquePointer
+  /// The longest wait for one answer, in milliseconds, and the same in words.
+  private let answerLimit: Int64
+  private let answerWords: String
+  /// A wait timed out: the server may still answer later, so nothing more is sent.
+  private(set) var timedOut = false
 
-    /// What the URI says unless told otherwise.
-    static let defaultConnectTimeout = 10
-    static let defaultAnswerTimeout = 30
+  /// What the URI says unless told otherwise.
+  static let defaultConnectTimeout = 10
+  static let defaultAnswerTimeout = 30
 
-    /// Connects and checks the connection; libpq reads the URI, so every libpq option works.
-    /// - Throws: ``PostgresError`` 69 when the server can't be reached, refuses us or doesn't
-    ///   answer in time, 64 when `uri` is not a URI libpq reads.
-    init(uri: String) throws(PostgresError) {
-      let (libpqURI, answerTimeout) = try PostgresPlace.shopParameters(of: uri).get()
-      let parsed = try PostgresPlace.parse(libpqURI).get()
-      // A commit is durable before it is confirmed, whatever the server's default: `options`
-      // comes after the URI, so it wins, and keeps the URI's own options.
-      let keywords = ["fallback_application_name", "dbname", "options"]
-      let options = (parsed.options.map { $0 + " " } ?? "") + "-c synchronous_commit=on"
-      let values = ["shop", libpqURI, options]
-      let started = PostgresConnection.withCStrings(keywords) { keywords in
-        PostgresConnection.withCStrings(values) { values in
-          PQconnectStartParams(keywords, values, 1)
+  /// Loads `library` (libpq), connects and checks the connection; libpq reads the URI, so
+  /// every libpq option works.
+  /// - Throws: ``PostgresError`` 69 when libpq can't be loaded, or the server can't be
+  ///   reached, refuses us or doesn't answer in time, 64 when `uri` is not a URI libpq reads.
+  init(uri: String, library: String) throws(PostgresError) {
+    let (libpqURI, answerTimeout) = try PostgresPlace.shopParameters(of: uri).get()
+    let pq = try LibPQ(loading: library)
+    let parsed = try PostgresPlace.parse(libpqURI, pq).get()
+    // A commit is durable before it is confirmed, whatever the server's default: `options`
+    // comes after the URI, so it wins, and keeps the URI's own options.
+    let keywords = ["fallback_application_name", "dbname", "options"]
+    let options = (parsed.options.map { $0 + " " } ?? "") + "-c synchronous_commit=on"
+    let values = ["shop", libpqURI, options]
+    let started = PostgresConnection.withCStrings(keywords) { keywords in
+      PostgresConnection.withCStrings(values) { values in
+        pq.connectStartParams(keywords, values, 1)
+      }
+    }
+    guard let started else { throw PostgresError.unavailable(parsed, "out of memory") }
+    // libpq applies connect_timeout only when it blocks; here `shop` does, with the value
+    // libpq settled on (the URI's, else PGCONNECT_TIMEOUT's).
+    let seconds = PostgresConnection.connectTimeout(of: started, pq)
+    let deadline = System.monotonicMilliseconds() &+ Int64(seconds) &* 1000
+    var state = LibPQ.Polling.writing
+    while pq.status(started) != LibPQ.connectionBad && state != .ok && state != .failed {
+      let socket = pq.socket(started)
+      if socket >= 0 {
+        let ready = System.waitFor(
+          socket, reading: state == .reading,
+          writing: state == .writing, until: deadline)
+        if ready.timedOut {
+          let used = parsed.used(by: started, pq)
+          pq.finish(started)
+          throw PostgresError.unavailable(
+            used, "can't connect: no answer within \(seconds) s (connect_timeout)")
         }
       }
-      guard let started else { throw PostgresError.unavailable(parsed, "out of memory") }
-      // libpq applies connect_timeout only when it blocks; here `shop` does, with the value
-      // libpq settled on (the URI's, else PGCONNECT_TIMEOUT's).
-      let seconds = PostgresConnection.connectTimeout(of: started)
-      let deadline = System.monotonicMilliseconds() &+ Int64(seconds) &* 1000
-      var state = PGRES_POLLING_WRITING
-      while PQstatus(started) != CONNECTION_BAD && state != PGRES_POLLING_OK
-        && state != PGRES_POLLING_FAILED
-      {
-        let socket = PQsocket(started)
-        if socket >= 0 {
-          let ready = System.waitFor(
-            socket, reading: state == PGRES_POLLING_READING,
-            writing: state == PGRES_POLLING_WRITING, until: deadline)
-          if ready.timedOut {
-            let used = parsed.used(by: started)
-            PQfinish(started)
-            throw PostgresError.unavailable(
-              used, "can't connect: no answer within \(seconds) s (connect_timeout)")
-          }
-        }
-        state = PQconnectPoll(started)
-      }
-      // Name the database and server libpq used, defaults and PG* variables applied: a
-      // socket URI with no host is not "localhost".
-      let used = parsed.used(by: started)
-      guard PQstatus(started) == CONNECTION_OK, PQsetnonblocking(started, 1) == 0 else {
-        let reason = String(cString: PQerrorMessage(started))
-        PQfinish(started)
-        throw PostgresError.unavailable(used, "can't connect: \(reason)")
-      }
-      // The server's notices (a table that already exists) are not for the user's terminal.
-      PQsetNoticeProcessor(started, { _, _ in }, nil)
-      self.place = used
-      self.connection = started
-      self.answerLimit = Int64(answerTimeout) * 1000
-      self.answerWords = "\(answerTimeout) s (shop_timeout)"
+      state = LibPQ.Polling(rawValue: pq.connectPoll(started)) ?? .failed
     }
-
-    deinit {
-      PQfinish(connection)
+    // Name the database and server libpq used, defaults and PG* variables applied: a
+    // socket URI with no host is not "localhost".
+    let used = parsed.used(by: started, pq)
+    guard pq.status(started) == LibPQ.connectionOK, pq.setnonblocking(started, 1) == 0 else {
+      let reason = LibPQ.text(pq.errorMessage(started))
+      pq.finish(started)
+      throw PostgresError.unavailable(used, "can't connect: \(reason)")
     }
+    // The server's notices (a table that already exists) are not for the user's terminal.
+    _ = pq.setNoticeProcessor(started, { _, _ in }, nil)
+    self.place = used
+    self.pq = pq
+    self.connection = started
+    self.answerLimit = Int64(answerTimeout) * 1000
+    self.answerWords = "\(answerTimeout) s (shop_timeout)"
+  }
 
-    /// The connection's connect_timeout in seconds; unset, zero or less (libpq's "forever")
-    /// is the default: no wait is unbounded.
-    private static func connectTimeout(of connection: OpaquePointer) -> Int {
-      guard let options = PQconninfo(connection) else { return defaultConnectTimeout }
-      defer { PQconninfoFree(options) }
-      var option = options
-      while let keyword = option.pointee.keyword {
-        if String(cString: keyword) == "connect_timeout", let value = option.pointee.val,
-          let seconds = Int(String(cString: value)), seconds > 0
-        {
-          return seconds
-        }
-        option += 1
-      }
-      return defaultConnectTimeout
+  deinit {
+    pq.finish(connection)
+  }
+
+  /// The connection's connect_timeout in seconds; unset, zero or less (libpq's "forever")
+  /// is the default: no wait is unbounded.
+  private static func connectTimeout(of connection: OpaquePointer, _ pq: LibPQ) -> Int {
+    let options = pq.options(pq.conninfo(connection)) ?? []
+    guard let value = options.first(where: { $0.keyword == "connect_timeout" })?.value,
+      let seconds = Int(value), seconds > 0
+    else { return defaultConnectTimeout }
+    return seconds
+  }
+
+  /// PG_DIAG_SQLSTATE and PG_DIAG_SEVERITY_NONLOCALIZED, character macros Swift does not
+  /// import.
+  static let sqlStateField = Int32(UInt8(ascii: "C"))
+  static let severityField = Int32(UInt8(ascii: "V"))
+  /// PG_DIAG_MESSAGE_PRIMARY: the message without its `ERROR:` prefix.
+  static let messageField = Int32(UInt8(ascii: "M"))
+
+  /// The server reported an error that ends the session (FATAL, PANIC): it is going away.
+  func endsSession(_ result: OpaquePointer) -> Bool {
+    guard let severity = pq.resultErrorField(result, PostgresConnection.severityField) else {
+      return false
     }
+    let text = String(cString: severity)
+    return text == "FATAL" || text == "PANIC"
+  }
 
-    /// PG_DIAG_SQLSTATE and PG_DIAG_SEVERITY_NONLOCALIZED, character macros Swift does not
-    /// import.
-    static let sqlStateField = Int32(UInt8(ascii: "C"))
-    static let severityField = Int32(UInt8(ascii: "V"))
-    /// PG_DIAG_MESSAGE_PRIMARY: the message without its `ERROR:` prefix.
-    static let messageField = Int32(UInt8(ascii: "M"))
+  /// The connection is gone, or can't be trusted after a wait that timed out: nothing more
+  /// can be sent on it.
+  var isLost: Bool { timedOut || pq.status(connection) != LibPQ.connectionOK }
 
-    /// The server reported an error that ends the session (FATAL, PANIC): it is going away.
-    func endsSession(_ result: OpaquePointer) -> Bool {
-      guard let severity = PQresultErrorField(result, PostgresConnection.severityField) else {
+  /// Why an answer did not come, for messages.
+  var lostReason: String {
+    timedOut
+      ? "no answer within \(answerWords)"
+      : [
+        "the connection was lost",
+        PostgresPlace.firstLine(LibPQ.text(pq.errorMessage(connection))),
+      ]
+      .filter { !$0.isEmpty }.joined(separator: ": ")
+  }
+
+  // MARK: - Waiting, with deadlines
+
+  func deadline() -> Int64 { System.monotonicMilliseconds() &+ answerLimit }
+
+  /// Sends what libpq holds; false when the connection failed or the deadline passed.
+  func flush(until deadline: Int64) -> Bool {
+    while true {
+      let left = pq.flush(connection)
+      if left == 0 { return true }
+      if left < 0 { return false }
+      let ready = System.waitFor(
+        pq.socket(connection), reading: true, writing: true, until: deadline)
+      if ready.timedOut {
+        timedOut = true
         return false
       }
-      let text = String(cString: severity)
-      return text == "FATAL" || text == "PANIC"
-    }
-
-    /// The connection is gone, or can't be trusted after a wait that timed out: nothing more
-    /// can be sent on it.
-    var isLost: Bool { timedOut || PQstatus(connection) != CONNECTION_OK }
-
-    /// Why an answer did not come, for messages.
-    var lostReason: String {
-      timedOut
-        ? "no answer within \(answerWords)"
-        : [
-          "the connection was lost",
-          PostgresPlace.firstLine(String(cString: PQerrorMessage(connection))),
-        ]
-        .filter { !$0.isEmpty }.joined(separator: ": ")
-    }
-
-    // MARK: - Waiting, with deadlines
-
-    func deadline() -> Int64 { System.monotonicMilliseconds() &+ answerLimit }
-
-    /// Sends what libpq holds; false when the connection failed or the deadline passed.
-    func flush(until deadline: Int64) -> Bool {
-      while true {
-        let left = PQflush(connection)
-        if left == 0 { return true }
-        if left < 0 { return false }
-        let ready = System.waitFor(
-          PQsocket(connection), reading: true, writing: true, until: deadline)
-        if ready.timedOut {
-          timedOut = true
-          return false
-        }
-        // The server may be sending while we do: take it in, or both sides wait.
-        if ready.readable && PQconsumeInput(connection) == 0 { return false }
-      }
-    }
-
-    /// The next answer of the query in progress, nil at its end, or nil with `timedOut` set
-    /// when the deadline passed first. Never blocks past the deadline.
-    func nextResult(until deadline: Int64) -> OpaquePointer? {
-      guard !timedOut, flush(until: deadline) else { return nil }
-      while PQisBusy(connection) == 1 {
-        let ready = System.waitFor(
-          PQsocket(connection), reading: true, writing: false, until: deadline)
-        if ready.timedOut {
-          timedOut = true
-          return nil
-        }
-        // A failure leaves an error for PQgetResult to hand back, or the connection bad.
-        if PQconsumeInput(connection) == 0 { break }
-      }
-      return PQgetResult(connection)
-    }
-
-    /// Reads and drops the answers left of the query in progress.
-    func drain(until deadline: Int64) {
-      while let rest = nextResult(until: deadline) { PQclear(rest) }
-    }
-
-    /// What went wrong, from the result's message or else the connection's. `needs` names
-    /// the privilege the statement needs, for a refusal for lack of one.
-    func failure(_ result: OpaquePointer?, needs: String? = nil) -> PostgresError {
-      if timedOut { return .unavailable(place, lostReason) }
-      var reason = result.map { String(cString: PQresultErrorMessage($0)) } ?? ""
-      if reason.isEmpty { reason = String(cString: PQerrorMessage(connection)) }
-      if reason.isEmpty { reason = "no answer" }
-      let code = result.flatMap { PQresultErrorField($0, PostgresConnection.sqlStateField) }.map {
-        String(cString: $0)
-      }
-      if isLost || result.map(endsSession) == true {
-        return .unavailable(place, "the connection was lost: \(reason)")
-      }
-      // Class 22, a data exception: a stored value that is no order's (a placed_at of
-      // 'infinity'), or a number past the largest bigint. Bad data, not a server out of reach.
-      if let code, code.hasPrefix("22") {
-        return .badData(place, place.redacted(reason))
-      }
-      if code == "42501" {
-        let primary =
-          result.flatMap { PQresultErrorField($0, PostgresConnection.messageField) }
-          .map { String(cString: $0) } ?? PostgresPlace.firstLine(reason)
-        return .unavailable(
-          place, primary + ": " + PostgresError.privilegeAdvice(primary, needs), sqlState: code)
-      }
-      return .unavailable(place, "refused: \(reason)", sqlState: code)
-    }
-
-    // MARK: - C strings
-
-    private static func withCStrings<R>(
-      _ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R
-    ) -> R {
-      // libpq's keyword and value lists end with NULL.
-      withParameters(
-        strings.map { PostgresParameter(text: Array($0.utf8)) } + [PostgresParameter()]
-      ) { values, _, _ in body(values) }
-    }
-
-    /// Copies the parameters into memory that lives for the call, with their lengths and
-    /// formats (0 text, 1 binary) as libpq takes them; nil stays NULL.
-    static func withParameters<R>(
-      _ parameters: [PostgresParameter],
-      _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> R
-    ) -> R {
-      var copies: [UnsafeMutableBufferPointer<CChar>] = []
-      copies.reserveCapacity(parameters.count)
-      defer { for copy in copies { copy.deallocate() } }
-      var pointers: [UnsafePointer<CChar>?] = []
-      var lengths: [Int32] = []
-      var formats: [Int32] = []
-      for parameter in parameters {
-        formats.append(parameter.binary ? 1 : 0)
-        guard let bytes = parameter.bytes else {
-          pointers.append(nil)
-          lengths.append(0)
-          continue
-        }
-        let copy = UnsafeMutableBufferPointer<CChar>.allocate(capacity: bytes.count)
-        _ = bytes.withUnsafeBytes { copy.initialize(from: $0.bindMemory(to: CChar.self)) }
-        copies.append(copy)
-        pointers.append(copy.baseAddress.map { UnsafePointer($0) })
-        lengths.append(Int32(clamping: bytes.count))
-      }
-      return body(pointers, lengths, formats)
+      // The server may be sending while we do: take it in, or both sides wait.
+      if ready.readable && pq.consumeInput(connection) == 0 { return false }
     }
   }
-#endif
+
+  /// The next answer of the query in progress, nil at its end, or nil with `timedOut` set
+  /// when the deadline passed first. Never blocks past the deadline.
+  func nextResult(until deadline: Int64) -> OpaquePointer? {
+    guard !timedOut, flush(until: deadline) else { return nil }
+    while pq.isBusy(connection) == 1 {
+      let ready = System.waitFor(
+        pq.socket(connection), reading: true, writing: false, until: deadline)
+      if ready.timedOut {
+        timedOut = true
+        return nil
+      }
+      // A failure leaves an error for PQgetResult to hand back, or the connection bad.
+      if pq.consumeInput(connection) == 0 { break }
+    }
+    return pq.getResult(connection)
+  }
+
+  /// Reads and drops the answers left of the query in progress.
+  func drain(until deadline: Int64) {
+    while let rest = nextResult(until: deadline) { pq.clear(rest) }
+  }
+
+  /// What went wrong, from the result's message or else the connection's. `needs` names
+  /// the privilege the statement needs, for a refusal for lack of one.
+  func failure(_ result: OpaquePointer?, needs: String? = nil) -> PostgresError {
+    if timedOut { return .unavailable(place, lostReason) }
+    var reason = result.map { LibPQ.text(pq.resultErrorMessage($0)) } ?? ""
+    if reason.isEmpty { reason = LibPQ.text(pq.errorMessage(connection)) }
+    if reason.isEmpty { reason = "no answer" }
+    let code = result.flatMap { pq.resultErrorField($0, PostgresConnection.sqlStateField) }.map {
+      String(cString: $0)
+    }
+    if isLost || result.map(endsSession) == true {
+      return .unavailable(place, "the connection was lost: \(reason)")
+    }
+    // Class 22, a data exception: a stored value that is no order's (a placed_at of
+    // 'infinity'), or a number past the largest bigint. Bad data, not a server out of reach.
+    if let code, code.hasPrefix("22") {
+      return .badData(place, place.redacted(reason))
+    }
+    if code == "42501" {
+      let primary =
+        result.flatMap { pq.resultErrorField($0, PostgresConnection.messageField) }
+        .map { String(cString: $0) } ?? PostgresPlace.firstLine(reason)
+      return .unavailable(
+        place, primary + ": " + PostgresError.privilegeAdvice(primary, needs), sqlState: code)
+    }
+    return .unavailable(place, "refused: \(reason)", sqlState: code)
+  }
+
+  // MARK: - C strings
+
+  private static func withCStrings<R>(
+    _ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R
+  ) -> R {
+    // libpq's keyword and value lists end with NULL.
+    withParameters(
+      strings.map { PostgresParameter(text: Array($0.utf8)) } + [PostgresParameter()]
+    ) { values, _, _ in body(values) }
+  }
+
+  /// Copies the parameters into memory that lives for the call, with their lengths and
+  /// formats (0 text, 1 binary) as libpq takes them; nil stays NULL.
+  static func withParameters<R>(
+    _ parameters: [PostgresParameter],
+    _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> R
+  ) -> R {
+    var copies: [UnsafeMutableBufferPointer<CChar>] = []
+    copies.reserveCapacity(parameters.count)
+    defer { for copy in copies { copy.deallocate() } }
+    var pointers: [UnsafePointer<CChar>?] = []
+    var lengths: [Int32] = []
+    var formats: [Int32] = []
+    for parameter in parameters {
+      formats.append(parameter.binary ? 1 : 0)
+      guard let bytes = parameter.bytes else {
+        pointers.append(nil)
+        lengths.append(0)
+        continue
+      }
+      let copy = UnsafeMutableBufferPointer<CChar>.allocate(capacity: bytes.count)
+      _ = bytes.withUnsafeBytes { copy.initialize(from: $0.bindMemory(to: CChar.self)) }
+      copies.append(copy)
+      pointers.append(copy.baseAddress.map { UnsafePointer($0) })
+      lengths.append(Int32(clamping: bytes.count))
+    }
+    return body(pointers, lengths, formats)
+  }
+}

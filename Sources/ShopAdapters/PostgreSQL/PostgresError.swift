@@ -1,69 +1,67 @@
-#if PostgreSQL
-  import ShopCore
+import ShopCore
 
-  /// Why the PostgreSQL store stopped a command; every message names the database and its host
-  /// and never the password.
-  public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
-    public let status: ExitStatus
-    public let message: String
-    /// The server's SQLSTATE, when it answered with an error.
-    var sqlState: String? = nil
+/// Why the PostgreSQL store stopped a command; every message names the database and its host
+/// and never the password.
+public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
+  public let status: ExitStatus
+  public let message: String
+  /// The server's SQLSTATE, when it answered with an error.
+  var sqlState: String? = nil
 
-    public var description: String { message }
+  public var description: String { message }
 
-    public var namesTheLastReportedOrder: Bool { status == .temporaryFailure }
+  public var namesTheLastReportedOrder: Bool { status == .temporaryFailure }
 
-    /// The server can't be reached, went away, or refused a statement.
-    static func unavailable(_ place: PostgresPlace, _ detail: String, sqlState: String? = nil)
-      -> PostgresError
-    {
-      PostgresError(
-        status: .unavailable, message: "the orders database \(place): \(place.redacted(detail))",
-        sqlState: sqlState)
-    }
-
-    /// COMMIT was sent but no answer came back (`why`): the orders may or may not be saved.
-    /// `first` is nil when the server's numbers for them never arrived either;
-    /// `lastReported` is the last order this command saved and reported before, if any.
-    static func unconfirmed(
-      _ place: PostgresPlace, first: Int?, count: Int, lastReported: Int?, why: String
-    ) -> PostgresError {
-      let which =
-        switch (first, count) {
-        case (let first?, 1): "order \(first)"
-        case (let first?, _): "orders \(first)…\(first &+ (count - 1))"
-        case (nil, 1): "an order"
-        case (nil, _): "\(count) orders"
-        }
-      // The group is one transaction: all of it is saved or none, and if saved, it comes
-      // after every order this command reported.
-      let reported =
-        lastReported.map {
-          "the last order this command reported is \($0), and any of these that were saved "
-            + "come after it"
-        } ?? "this command reported none of its orders"
-      let them = count == 1 ? "it" : "them"
-      return PostgresError(
-        status: .temporaryFailure,
-        message:
-          "the orders database \(place) did not confirm the commit of \(which) (\(why)): the "
-          + "outcome is unknown; \(reported); check with `shop orders --last \(count)` before "
-          + "placing \(them) again")
-    }
-
-    /// The server refused a statement for lack of a privilege: which one it needs.
-    static func privilegeAdvice(_ reason: String, _ needs: String?) -> String {
-      if reason.contains("for schema") {
-        return "the role needs USAGE on that schema, and CREATE on it if shop is to create "
-          + "its table"
-      }
-      if let needs { return "the role needs \(needs)" }
-      return "the role needs SELECT and INSERT on shop_orders, and UPDATE to lock it"
-    }
-
-    /// A stored row that is not an order, or numbering with a gap or a repeat.
-    static func badData(_ place: PostgresPlace, _ reason: String) -> PostgresError {
-      PostgresError(status: .dataError, message: "the orders database \(place): \(reason)")
-    }
+  /// The server can't be reached, went away, or refused a statement.
+  static func unavailable(_ place: PostgresPlace, _ detail: String, sqlState: String? = nil)
+    -> PostgresError
+  {
+    PostgresError(
+      status: .unavailable, message: "the orders database \(place): \(place.redacted(detail))",
+      sqlState: sqlState)
   }
-#endif
+
+  /// COMMIT was sent but no answer came back (`why`): the orders may or may not be saved.
+  /// `first` is nil when the server's numbers for them never arrived either;
+  /// `lastReported` is the last order this command saved and reported before, if any.
+  static func unconfirmed(
+    _ place: PostgresPlace, first: Int?, count: Int, lastReported: Int?, why: String
+  ) -> PostgresError {
+    let which =
+      switch (first, count) {
+      case (let first?, 1): "order \(first)"
+      case (let first?, _): "orders \(first)…\(first &+ (count - 1))"
+      case (nil, 1): "an order"
+      case (nil, _): "\(count) orders"
+      }
+    // The group is one transaction: all of it is saved or none, and if saved, it comes
+    // after every order this command reported.
+    let reported =
+      lastReported.map {
+        "the last order this command reported is \($0), and any of these that were saved "
+          + "come after it"
+      } ?? "this command reported none of its orders"
+    let them = count == 1 ? "it" : "them"
+    return PostgresError(
+      status: .temporaryFailure,
+      message:
+        "the orders database \(place) did not confirm the commit of \(which) (\(why)): the "
+        + "outcome is unknown; \(reported); check with `shop orders --last \(count)` before "
+        + "placing \(them) again")
+  }
+
+  /// The server refused a statement for lack of a privilege: which one it needs.
+  static func privilegeAdvice(_ reason: String, _ needs: String?) -> String {
+    if reason.contains("for schema") {
+      return "the role needs USAGE on that schema, and CREATE on it if shop is to create "
+        + "its table"
+    }
+    if let needs { return "the role needs \(needs)" }
+    return "the role needs SELECT and INSERT on shop_orders, and UPDATE to lock it"
+  }
+
+  /// A stored row that is not an order, or numbering with a gap or a repeat.
+  static func badData(_ place: PostgresPlace, _ reason: String) -> PostgresError {
+    PostgresError(status: .dataError, message: "the orders database \(place): \(reason)")
+  }
+}

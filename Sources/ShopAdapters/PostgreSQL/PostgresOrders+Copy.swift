@@ -1,125 +1,123 @@
-#if PostgreSQL
-  import ShopCore
+import ShopCore
 
-  extension PostgresOrders {
-    /// The lock is taken before the numbering is read (``lockAndReadNumbering(on:)``). Then
-    /// the rows go by COPY, and COMMIT follows them in the same query string.
-    func copy(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
-      var rows = PostgresCopyRows(capacity: 120 * drafts.count)
-      let orders: [Order]
-      let place = connection.place
-      do {
-        let numbering = try lockAndReadNumbering(on: connection)
-        orders = try Order.numbered(drafts, after: numbering.last)
-        var json: [UInt8] = []
-        for order in orders {
-          rows.startRow(fields: 5)
-          rows.append(order.number)
-          guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
-            throw PostgresError.badData(
-              place, "order \(order.number): the time is out of PostgreSQL's range")
-          }
-          json.removeAll(keepingCapacity: true)
-          OrderJSON.appendItems(order.lines, to: &json)
-          rows.appendJSONB(json)
-          rows.append(order.total)
-          rows.append(order.payable)
+extension PostgresOrders {
+  /// The lock is taken before the numbering is read (``lockAndReadNumbering(on:)``). Then
+  /// the rows go by COPY, and COMMIT follows them in the same query string.
+  func copy(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
+    var rows = PostgresCopyRows(capacity: 120 * drafts.count)
+    let orders: [Order]
+    let place = connection.place
+    do {
+      let numbering = try lockAndReadNumbering(on: connection)
+      orders = try Order.numbered(drafts, after: numbering.last)
+      var json: [UInt8] = []
+      for order in orders {
+        rows.startRow(fields: 5)
+        rows.append(order.number)
+        guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
+          throw PostgresError.badData(
+            place, "order \(order.number): the time is out of PostgreSQL's range")
         }
-      } catch {
-        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
-        throw error
+        json.removeAll(keepingCapacity: true)
+        OrderJSON.appendItems(order.lines, to: &json)
+        rows.appendJSONB(json)
+        rows.append(order.total)
+        rows.append(order.payable)
       }
-      let sql =
-        "COPY \(Self.table) (number, placed_at, items, total, payable) FROM STDIN (FORMAT binary)"
-      switch connection.copyThenCommit(sql, rows, needs: Needs.copy) {
-      case .committed:
-        return orders
-      case .refused(let error, _):
-        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
-        throw error
-      case .unknown(_, let why):
-        throw PostgresError.unconfirmed(
-          place, first: orders.first?.number, count: orders.count, lastReported: lastSaved,
-          why: why)
-      }
+    } catch {
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      throw error
     }
-
-    /// Under the same lock as the numbering: reads the last number and the orders that hold
-    /// the group's refs, lets the core's rule decide, then sends only the new orders by COPY,
-    /// COMMIT in the same query string. The unique `ref` column refuses a second order for a
-    /// ref even from a writer that did not take the lock.
-    func placeReferenced(_ drafts: [Draft], on connection: PostgresConnection) throws
-      -> [Placement]
-    {
-      let plan: (placements: [Placement], new: [Order])
-      var rows = PostgresCopyRows(capacity: 140 * drafts.count)
-      do {
-        let numbering = try lockAndReadNumbering(on: connection)
-        let lastNumber = numbering.last
-        // Refs are letters, digits and -_.:/, so each goes quoted into the array's text form
-        // as it is; the array is a parameter, never SQL text.
-        var list = Array("{".utf8)
-        for (index, reference) in drafts.compactMap(\.reference).enumerated() {
-          if index > 0 { list.append(UInt8(ascii: ",")) }
-          list.append(UInt8(ascii: "\""))
-          list.append(contentsOf: reference.text.utf8)
-          list.append(UInt8(ascii: "\""))
-        }
-        list.append(UInt8(ascii: "}"))
-        let held = try connection.run(
-          "SELECT \(Self.columns) WHERE ref = ANY($1::text[])", [PostgresParameter(text: list)])
-        var existing: [Reference: Order] = [:]
-        for row in 0..<held.rows {
-          let order = try Self.order(in: held, row, place: connection.place)
-          if let reference = order.reference { existing[reference] = order }
-        }
-        guard let planned = Placement.plan(drafts, after: lastNumber, existing: { existing[$0] })
-        else { throw OrdersFull(last: lastNumber ?? 0) }
-        plan = planned
-        if plan.new.isEmpty {
-          _ = try connection.run("ROLLBACK")
-          return plan.placements
-        }
-        var json: [UInt8] = []
-        for order in plan.new {
-          rows.startRow(fields: 6)
-          rows.append(order.number)
-          guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
-            throw PostgresError.badData(
-              connection.place, "order \(order.number): the time is out of PostgreSQL's range")
-          }
-          json.removeAll(keepingCapacity: true)
-          OrderJSON.appendItems(order.lines, to: &json)
-          rows.appendJSONB(json)
-          rows.append(order.total)
-          rows.append(order.payable)
-          rows.appendText(order.reference?.text)
-        }
-      } catch {
-        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
-        throw error
-      }
-      let sql =
-        "COPY \(Self.table) (number, placed_at, items, total, payable, ref) FROM STDIN "
-        + "(FORMAT binary)"
-      switch connection.copyThenCommit(sql, rows, needs: Needs.copy) {
-      case .committed:
-        if let last = plan.new.last { lastSaved = last.number }
-        return plan.placements
-      case .refused(let error, _):
-        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
-        throw error
-      case .unknown(_, let why):
-        let unconfirmed = PostgresError.unconfirmed(
-          connection.place, first: plan.new.first?.number, count: plan.new.count,
-          lastReported: lastSaved, why: why)
-        guard plan.new.allSatisfy({ $0.reference != nil }) else { throw unconfirmed }
-        // Every order of the group has a ref: placing them again can't place any twice.
-        throw PostgresError(
-          status: .temporaryFailure,
-          message: unconfirmed.message.replacing(
-            /; check with .*$/, with: "; their refs make it safe to run the same command again"))
-      }
+    let sql =
+      "COPY \(Self.table) (number, placed_at, items, total, payable) FROM STDIN (FORMAT binary)"
+    switch connection.copyThenCommit(sql, rows, needs: Needs.copy) {
+    case .committed:
+      return orders
+    case .refused(let error, _):
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      throw error
+    case .unknown(_, let why):
+      throw PostgresError.unconfirmed(
+        place, first: orders.first?.number, count: orders.count, lastReported: lastSaved,
+        why: why)
     }
   }
-#endif
+
+  /// Under the same lock as the numbering: reads the last number and the orders that hold
+  /// the group's refs, lets the core's rule decide, then sends only the new orders by COPY,
+  /// COMMIT in the same query string. The unique `ref` column refuses a second order for a
+  /// ref even from a writer that did not take the lock.
+  func placeReferenced(_ drafts: [Draft], on connection: PostgresConnection) throws
+    -> [Placement]
+  {
+    let plan: (placements: [Placement], new: [Order])
+    var rows = PostgresCopyRows(capacity: 140 * drafts.count)
+    do {
+      let numbering = try lockAndReadNumbering(on: connection)
+      let lastNumber = numbering.last
+      // Refs are letters, digits and -_.:/, so each goes quoted into the array's text form
+      // as it is; the array is a parameter, never SQL text.
+      var list = Array("{".utf8)
+      for (index, reference) in drafts.compactMap(\.reference).enumerated() {
+        if index > 0 { list.append(UInt8(ascii: ",")) }
+        list.append(UInt8(ascii: "\""))
+        list.append(contentsOf: reference.text.utf8)
+        list.append(UInt8(ascii: "\""))
+      }
+      list.append(UInt8(ascii: "}"))
+      let held = try connection.run(
+        "SELECT \(Self.columns) WHERE ref = ANY($1::text[])", [PostgresParameter(text: list)])
+      var existing: [Reference: Order] = [:]
+      for row in 0..<held.rows {
+        let order = try Self.order(in: held, row, place: connection.place)
+        if let reference = order.reference { existing[reference] = order }
+      }
+      guard let planned = Placement.plan(drafts, after: lastNumber, existing: { existing[$0] })
+      else { throw OrdersFull(last: lastNumber ?? 0) }
+      plan = planned
+      if plan.new.isEmpty {
+        _ = try connection.run("ROLLBACK")
+        return plan.placements
+      }
+      var json: [UInt8] = []
+      for order in plan.new {
+        rows.startRow(fields: 6)
+        rows.append(order.number)
+        guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
+          throw PostgresError.badData(
+            connection.place, "order \(order.number): the time is out of PostgreSQL's range")
+        }
+        json.removeAll(keepingCapacity: true)
+        OrderJSON.appendItems(order.lines, to: &json)
+        rows.appendJSONB(json)
+        rows.append(order.total)
+        rows.append(order.payable)
+        rows.appendText(order.reference?.text)
+      }
+    } catch {
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      throw error
+    }
+    let sql =
+      "COPY \(Self.table) (number, placed_at, items, total, payable, ref) FROM STDIN "
+      + "(FORMAT binary)"
+    switch connection.copyThenCommit(sql, rows, needs: Needs.copy) {
+    case .committed:
+      if let last = plan.new.last { lastSaved = last.number }
+      return plan.placements
+    case .refused(let error, _):
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      throw error
+    case .unknown(_, let why):
+      let unconfirmed = PostgresError.unconfirmed(
+        connection.place, first: plan.new.first?.number, count: plan.new.count,
+        lastReported: lastSaved, why: why)
+      guard plan.new.allSatisfy({ $0.reference != nil }) else { throw unconfirmed }
+      // Every order of the group has a ref: placing them again can't place any twice.
+      throw PostgresError(
+        status: .temporaryFailure,
+        message: unconfirmed.message.replacing(
+          /; check with .*$/, with: "; their refs make it safe to run the same command again"))
+    }
+  }
+}

@@ -1,138 +1,136 @@
-#if PostgreSQL
-  import ShopCore
+import ShopCore
 
-  /// Ranges of time and the summary, each asked of the server: a `WHERE` on `placed_at`, which
-  /// needs no order of times in the table (the server's clock readings are taken before its
-  /// lock, as the file's are, and are kept as they are).
-  ///
-  /// The numbering is checked over the whole table, as `count` checks it: 1001… with no gap
-  /// means the smallest number is 1001 and the largest 1000 + the count (the primary key
-  /// forbids a repeat). A range lists each of its rows checked as strictly as `readAll` does;
-  /// the summary is one query whose sums the server computes from the stored columns.
-  extension PostgresOrders {
-    /// `$1` and `$2`: the range's bounds in seconds since 1970, NULL when open.
-    private static let inRange = """
-      ($1::int8 IS NULL OR placed_at >= to_timestamp($1)) \
-      AND ($2::int8 IS NULL OR placed_at < to_timestamp($2))
-      """
+/// Ranges of time and the summary, each asked of the server: a `WHERE` on `placed_at`, which
+/// needs no order of times in the table (the server's clock readings are taken before its
+/// lock, as the file's are, and are kept as they are).
+///
+/// The numbering is checked over the whole table, as `count` checks it: 1001… with no gap
+/// means the smallest number is 1001 and the largest 1000 + the count (the primary key
+/// forbids a repeat). A range lists each of its rows checked as strictly as `readAll` does;
+/// the summary is one query whose sums the server computes from the stored columns.
+extension PostgresOrders {
+  /// `$1` and `$2`: the range's bounds in seconds since 1970, NULL when open.
+  private static let inRange = """
+    ($1::int8 IS NULL OR placed_at >= to_timestamp($1)) \
+    AND ($2::int8 IS NULL OR placed_at < to_timestamp($2))
+    """
 
-    private static func bounds(_ range: TimeRange) -> [PostgresParameter] {
-      [range.since, range.until].map { bound in
-        bound.map { PostgresParameter(Int(truncatingIfNeeded: $0.secondsSince1970)) }
-          ?? PostgresParameter()
-      }
-    }
-
-    public func orders(
-      in range: TimeRange, last: Int?,
-      _ visit: (Order) throws -> Void
-    ) throws {
-      if let last, last <= 0 { return }
-      _ = try count()  // The numbering of the whole table, checked before any row is listed.
-      var sql = "SELECT \(Self.columns) WHERE \(Self.inRange)"
-      var parameters = Self.bounds(range)
-      if let last {
-        sql = "SELECT * FROM (\(sql) ORDER BY number DESC LIMIT $3) AS last ORDER BY number"
-        parameters.append(PostgresParameter(last))
-      } else {
-        sql += " ORDER BY number"
-      }
-      try withTable { connection in
-        try connection.stream(sql, parameters) { row in
-          try visit(try Self.order(in: row, 0, place: connection.place))
-        }
-      }
-    }
-
-    /// One query: the whole table's count and ends (the numbering check), the range's sums,
-    /// and its rows by day or SKU; the rows are few (days, SKUs), so they come in one result.
-    public func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary {
-      let rows: String
-      switch grouping {
-      case .none:
-        rows = ""
-      case .day:
-        rows = """
-          UNION ALL
-          SELECT 1, floor(extract(epoch FROM placed_at) / 86400)::int8::text, NULL, NULL, NULL,
-            count(*), sum(total), sum(payable)
-          FROM kept GROUP BY 2
-          """
-      case .sku:
-        // Revenue in numeric, so a product or a sum past bigint is told, not an error.
-        rows = """
-          UNION ALL
-          SELECT 1, item->>'sku', NULL, NULL, NULL, sum((item->>'quantity')::numeric),
-            sum((item->>'quantity')::numeric * (item->>'price')::numeric),
-            count(DISTINCT number)
-          FROM kept, jsonb_array_elements(kept.items) AS item GROUP BY 2
-          """
-      }
-      let sql = """
-        WITH kept AS (SELECT number, placed_at, items, total, payable FROM \(Self.table)
-          WHERE \(Self.inRange))
-        SELECT 0, NULL::text, (SELECT count(*) FROM \(Self.table)),
-          (SELECT coalesce(min(number), 1001) FROM \(Self.table)),
-          (SELECT coalesce(max(number), 1000) FROM \(Self.table)),
-          (SELECT count(*) FROM kept), (SELECT coalesce(sum(total), 0) FROM kept),
-          (SELECT coalesce(sum(payable), 0) FROM kept)
-        \(rows)
-        """
-      let (connection, result) = try withTable { connection in
-        (connection, try connection.run(sql, Self.bounds(range)))
-      }
-      return try Self.summary(from: result, grouping, place: connection.place)
-    }
-
-    private static func summary(
-      from result: PostgresResult, _ grouping: Summary.Grouping, place: PostgresPlace
-    ) throws -> Summary {
-      let tooLarge = PostgresError.badData(place, "the sums are too large to compute")
-      // Rows of a UNION come in no promised order: the totals are the row of kind 0.
-      let rows = 0..<result.rows
-      guard let totals = rows.first(where: { result.integer($0, 0) == 0 }),
-        let count = result.integer(totals, 2), let first = result.integer(totals, 3),
-        let last = result.integer(totals, 4)
-      else { throw PostgresError.badData(place, "the summary has no totals") }
-      guard first == Order.firstNumber, last == Order.firstNumber - 1 + count else {
-        throw PostgresError.badData(
-          place, "\(count) orders run from \(first) to \(last): a gap or a number before 1001")
-      }
-      func numbers(_ row: Int) throws -> (Int, Int, Int) {
-        guard let a = result.integer(row, 5), let b = result.integer(row, 6),
-          let c = result.integer(row, 7)
-        else { throw tooLarge }
-        return (a, b, c)
-      }
-      let (orders, total, payable) = try numbers(totals)
-      var summary = Summary(totals: Summary.Totals(orders: orders, total: total, payable: payable))
-      for row in rows where row != totals {
-        guard let key = result.bytes(row, 1).map({ String(decoding: $0, as: UTF8.self) }) else {
-          throw PostgresError.badData(place, "a summary row has no day or SKU")
-        }
-        let (a, b, c) = try numbers(row)
-        switch grouping {
-        case .none:
-          break
-        case .day:
-          guard let day = Int64(key),
-            case (let seconds, false) = day.multipliedReportingOverflow(by: 86400)
-          else { throw PostgresError.badData(place, "a day is not a day") }
-          summary.days.append(
-            Summary.Day(
-              start: Timestamp(secondsSince1970: seconds),
-              totals: Summary.Totals(orders: a, total: b, payable: c)))
-        case .sku:
-          guard SKU.isValid(key) else {
-            throw PostgresError.badData(place, "a stored SKU is not a SKU")
-          }
-          summary.sales.append(Summary.Sales(sku: key, quantity: a, revenue: b, orders: c))
-        }
-      }
-      // The file store's order, whatever the server's collation.
-      summary.days.sort { $0.start < $1.start }
-      summary.sales.sort { $0.sku < $1.sku }
-      return summary
+  private static func bounds(_ range: TimeRange) -> [PostgresParameter] {
+    [range.since, range.until].map { bound in
+      bound.map { PostgresParameter(Int(truncatingIfNeeded: $0.secondsSince1970)) }
+        ?? PostgresParameter()
     }
   }
-#endif
+
+  public func orders(
+    in range: TimeRange, last: Int?,
+    _ visit: (Order) throws -> Void
+  ) throws {
+    if let last, last <= 0 { return }
+    _ = try count()  // The numbering of the whole table, checked before any row is listed.
+    var sql = "SELECT \(Self.columns) WHERE \(Self.inRange)"
+    var parameters = Self.bounds(range)
+    if let last {
+      sql = "SELECT * FROM (\(sql) ORDER BY number DESC LIMIT $3) AS last ORDER BY number"
+      parameters.append(PostgresParameter(last))
+    } else {
+      sql += " ORDER BY number"
+    }
+    try withTable { connection in
+      try connection.stream(sql, parameters) { row in
+        try visit(try Self.order(in: row, 0, place: connection.place))
+      }
+    }
+  }
+
+  /// One query: the whole table's count and ends (the numbering check), the range's sums,
+  /// and its rows by day or SKU; the rows are few (days, SKUs), so they come in one result.
+  public func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary {
+    let rows: String
+    switch grouping {
+    case .none:
+      rows = ""
+    case .day:
+      rows = """
+        UNION ALL
+        SELECT 1, floor(extract(epoch FROM placed_at) / 86400)::int8::text, NULL, NULL, NULL,
+          count(*), sum(total), sum(payable)
+        FROM kept GROUP BY 2
+        """
+    case .sku:
+      // Revenue in numeric, so a product or a sum past bigint is told, not an error.
+      rows = """
+        UNION ALL
+        SELECT 1, item->>'sku', NULL, NULL, NULL, sum((item->>'quantity')::numeric),
+          sum((item->>'quantity')::numeric * (item->>'price')::numeric),
+          count(DISTINCT number)
+        FROM kept, jsonb_array_elements(kept.items) AS item GROUP BY 2
+        """
+    }
+    let sql = """
+      WITH kept AS (SELECT number, placed_at, items, total, payable FROM \(Self.table)
+        WHERE \(Self.inRange))
+      SELECT 0, NULL::text, (SELECT count(*) FROM \(Self.table)),
+        (SELECT coalesce(min(number), 1001) FROM \(Self.table)),
+        (SELECT coalesce(max(number), 1000) FROM \(Self.table)),
+        (SELECT count(*) FROM kept), (SELECT coalesce(sum(total), 0) FROM kept),
+        (SELECT coalesce(sum(payable), 0) FROM kept)
+      \(rows)
+      """
+    let (connection, result) = try withTable { connection in
+      (connection, try connection.run(sql, Self.bounds(range)))
+    }
+    return try Self.summary(from: result, grouping, place: connection.place)
+  }
+
+  private static func summary(
+    from result: PostgresResult, _ grouping: Summary.Grouping, place: PostgresPlace
+  ) throws -> Summary {
+    let tooLarge = PostgresError.badData(place, "the sums are too large to compute")
+    // Rows of a UNION come in no promised order: the totals are the row of kind 0.
+    let rows = 0..<result.rows
+    guard let totals = rows.first(where: { result.integer($0, 0) == 0 }),
+      let count = result.integer(totals, 2), let first = result.integer(totals, 3),
+      let last = result.integer(totals, 4)
+    else { throw PostgresError.badData(place, "the summary has no totals") }
+    guard first == Order.firstNumber, last == Order.firstNumber - 1 + count else {
+      throw PostgresError.badData(
+        place, "\(count) orders run from \(first) to \(last): a gap or a number before 1001")
+    }
+    func numbers(_ row: Int) throws -> (Int, Int, Int) {
+      guard let a = result.integer(row, 5), let b = result.integer(row, 6),
+        let c = result.integer(row, 7)
+      else { throw tooLarge }
+      return (a, b, c)
+    }
+    let (orders, total, payable) = try numbers(totals)
+    var summary = Summary(totals: Summary.Totals(orders: orders, total: total, payable: payable))
+    for row in rows where row != totals {
+      guard let key = result.bytes(row, 1).map({ String(decoding: $0, as: UTF8.self) }) else {
+        throw PostgresError.badData(place, "a summary row has no day or SKU")
+      }
+      let (a, b, c) = try numbers(row)
+      switch grouping {
+      case .none:
+        break
+      case .day:
+        guard let day = Int64(key),
+          case (let seconds, false) = day.multipliedReportingOverflow(by: 86400)
+        else { throw PostgresError.badData(place, "a day is not a day") }
+        summary.days.append(
+          Summary.Day(
+            start: Timestamp(secondsSince1970: seconds),
+            totals: Summary.Totals(orders: a, total: b, payable: c)))
+      case .sku:
+        guard SKU.isValid(key) else {
+          throw PostgresError.badData(place, "a stored SKU is not a SKU")
+        }
+        summary.sales.append(Summary.Sales(sku: key, quantity: a, revenue: b, orders: c))
+      }
+    }
+    // The file store's order, whatever the server's collation.
+    summary.days.sort { $0.start < $1.start }
+    summary.sales.sort { $0.sku < $1.sku }
+    return summary
+  }
+}

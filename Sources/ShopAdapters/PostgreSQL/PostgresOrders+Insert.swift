@@ -1,126 +1,124 @@
-#if PostgreSQL
-  import ShopCore
+import ShopCore
 
-  extension PostgresOrders {
-    /// The server numbers the rows after the last order, and answers the numbering it
-    /// continued and how many rows it inserted. The INSERT is a statement after the LOCK, and
-    /// under READ COMMITTED each statement takes a new snapshot, so it sees every order
-    /// committed before the lock was granted; nobody else can insert until COMMIT. It inserts
-    /// nothing when the numbering (or, before the table was checked, the table) is not
-    /// `shop`'s, so nothing is written before `shop` has read why.
-    private static func insertNumbered(checkingSchema: Bool) -> String {
-      """
-      WITH last AS (SELECT \(Numbering.columns)),
-      saved AS (
-        INSERT INTO \(table) (number, placed_at, items, total, payable)
-        SELECT coalesce(last.number, \(Order.firstNumber - 1)) + u.o, to_timestamp(u.t), u.i, u.s, u.p
-        FROM last, unnest($1::int8[], $2::jsonb[], $3::int8[], $4::int8[])
-          WITH ORDINALITY AS u(t, i, s, p, o)
-        WHERE \(Numbering.fitsSQL)\(checkingSchema ? " AND " + schemaFits : "")
-        RETURNING 1
-      )
-      SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved) FROM last
-      """
-    }
+extension PostgresOrders {
+  /// The server numbers the rows after the last order, and answers the numbering it
+  /// continued and how many rows it inserted. The INSERT is a statement after the LOCK, and
+  /// under READ COMMITTED each statement takes a new snapshot, so it sees every order
+  /// committed before the lock was granted; nobody else can insert until COMMIT. It inserts
+  /// nothing when the numbering (or, before the table was checked, the table) is not
+  /// `shop`'s, so nothing is written before `shop` has read why.
+  private static func insertNumbered(checkingSchema: Bool) -> String {
+    """
+    WITH last AS (SELECT \(Numbering.columns)),
+    saved AS (
+      INSERT INTO \(table) (number, placed_at, items, total, payable)
+      SELECT coalesce(last.number, \(Order.firstNumber - 1)) + u.o, to_timestamp(u.t), u.i, u.s, u.p
+      FROM last, unnest($1::int8[], $2::jsonb[], $3::int8[], $4::int8[])
+        WITH ORDINALITY AS u(t, i, s, p, o)
+      WHERE \(Numbering.fitsSQL)\(checkingSchema ? " AND " + schemaFits : "")
+      RETURNING 1
+    )
+    SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved) FROM last
+    """
+  }
 
-    /// LOCK, the INSERT and COMMIT sent together: one round trip for the group. Before the
-    /// table was checked, the INSERT tests it in SQL; only when it inserted nothing, or failed,
-    /// does a second trip ask the catalog why, so a `place` into a good table pays one
-    /// catalog query, inside its one round trip.
-    func insert(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
-      let checking = !schemaChecked
-      let outcome = connection.runInOneTrip([
-        .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
-        .init(
-          sql: Self.insertNumbered(checkingSchema: checking), parameters: columns(of: drafts),
-          needs: Needs.insert),
-      ])
-      let place = connection.place
-      // The answers are LOCK's, then the INSERT's.
-      switch outcome {
-      case .committed(let answers):
-        guard answers.count == 2, let inserted = answers[1].integer(0, 3) else {
-          throw PostgresError.badData(place, "the last order number is not a number")
-        }
-        let numbering = try Numbering(answers[1], from: 0, place: place)
-        if inserted == drafts.count {
-          if checking { schemaChecked = true }
-          return try Order.numbered(drafts, after: numbering.last)
-        }
-        // Nothing was inserted: the server found the table or its numbering is not shop's.
-        if checking { try checkSchema(on: connection) }
-        try numbering.check(place)
-        throw PostgresError.badData(
-          place,
-          "the server inserted \(inserted) of \(drafts.count) orders: the table's "
-            + "numbering or columns are not shop's")
-      case .refused(let error, _):
-        if !connection.isLost { _ = try? connection.run("ROLLBACK") }
-        // A foreign table's types can make the INSERT itself fail: say why, if that is why.
-        if checking && !connection.isLost && error.sqlState != "42P01" {
-          do {
-            try checkSchema(on: connection)
-          } catch let foreign as PostgresError where foreign.status == .dataError {
-            throw foreign
-          } catch {}  // The catalog can't say: the refusal itself is the message.
-        }
-        throw error
-      case .unknown(let answers, let why):
-        // An answer that never comes leaves the outcome unknown, which is not the same as
-        // failed: the orders must not be reported, nor said to be unsaved.
-        let last =
-          answers.count == 2
-          ? (try? Numbering(answers[1], from: 0, place: place))?.last ?? Order.firstNumber - 1
-          : nil
-        throw PostgresError.unconfirmed(
-          place, first: last.map { $0 &+ 1 }, count: drafts.count, lastReported: lastSaved,
-          why: why)
-      }
-    }
-
-    /// Begins a transaction, checks the table the first time, takes the lock and reads the
-    /// numbering, checked: the read is its own statement after the lock, so it sees every
-    /// order committed before the lock was granted.
-    func lockAndReadNumbering(on connection: PostgresConnection) throws -> Numbering {
-      let place = connection.place
-      let checking = !schemaChecked
-      var statements: [PostgresConnection.Statement] = [.init(sql: "BEGIN")]
-      if checking { statements.append(.init(sql: Self.schemaQuery)) }
-      statements += [
-        .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
-        .init(sql: "SELECT \(Numbering.columns)", needs: Needs.select),
-      ]
-      let answers = try connection.run(statements)
-      if checking, answers.count > 1 {
-        if let problem = Self.schemaProblem(answers[1]) {
-          throw PostgresError.badData(place, problem)
-        }
-        if answers[1].rows > 0 { schemaChecked = true }
-      }
-      guard let last = answers.last else {
+  /// LOCK, the INSERT and COMMIT sent together: one round trip for the group. Before the
+  /// table was checked, the INSERT tests it in SQL; only when it inserted nothing, or failed,
+  /// does a second trip ask the catalog why, so a `place` into a good table pays one
+  /// catalog query, inside its one round trip.
+  func insert(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
+    let checking = !schemaChecked
+    let outcome = connection.runInOneTrip([
+      .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
+      .init(
+        sql: Self.insertNumbered(checkingSchema: checking), parameters: columns(of: drafts),
+        needs: Needs.insert),
+    ])
+    let place = connection.place
+    // The answers are LOCK's, then the INSERT's.
+    switch outcome {
+    case .committed(let answers):
+      guard answers.count == 2, let inserted = answers[1].integer(0, 3) else {
         throw PostgresError.badData(place, "the last order number is not a number")
       }
-      let numbering = try Numbering(last, from: 0, place: place)
-      try numbering.check(place)
-      return numbering
-    }
-
-    /// The four arrays the INSERT reads, in the binary format: nothing to quote or escape.
-    private func columns(of drafts: [Draft]) -> [PostgresParameter] {
-      var times = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * drafts.count)
-      var items = PostgresArray(elementType: PostgresArray.jsonb, capacity: 100 * drafts.count)
-      var totals = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * drafts.count)
-      var payables = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * drafts.count)
-      var json: [UInt8] = []
-      for draft in drafts {
-        times.append(Int(draft.placedAt.secondsSince1970))
-        totals.append(draft.total)
-        payables.append(Order.payable(total: draft.total))
-        json.removeAll(keepingCapacity: true)
-        OrderJSON.appendItems(draft.lines, to: &json)
-        items.appendJSONB(json)
+      let numbering = try Numbering(answers[1], from: 0, place: place)
+      if inserted == drafts.count {
+        if checking { schemaChecked = true }
+        return try Order.numbered(drafts, after: numbering.last)
       }
-      return [times.parameter, items.parameter, totals.parameter, payables.parameter]
+      // Nothing was inserted: the server found the table or its numbering is not shop's.
+      if checking { try checkSchema(on: connection) }
+      try numbering.check(place)
+      throw PostgresError.badData(
+        place,
+        "the server inserted \(inserted) of \(drafts.count) orders: the table's "
+          + "numbering or columns are not shop's")
+    case .refused(let error, _):
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      // A foreign table's types can make the INSERT itself fail: say why, if that is why.
+      if checking && !connection.isLost && error.sqlState != "42P01" {
+        do {
+          try checkSchema(on: connection)
+        } catch let foreign as PostgresError where foreign.status == .dataError {
+          throw foreign
+        } catch {}  // The catalog can't say: the refusal itself is the message.
+      }
+      throw error
+    case .unknown(let answers, let why):
+      // An answer that never comes leaves the outcome unknown, which is not the same as
+      // failed: the orders must not be reported, nor said to be unsaved.
+      let last =
+        answers.count == 2
+        ? (try? Numbering(answers[1], from: 0, place: place))?.last ?? Order.firstNumber - 1
+        : nil
+      throw PostgresError.unconfirmed(
+        place, first: last.map { $0 &+ 1 }, count: drafts.count, lastReported: lastSaved,
+        why: why)
     }
   }
-#endif
+
+  /// Begins a transaction, checks the table the first time, takes the lock and reads the
+  /// numbering, checked: the read is its own statement after the lock, so it sees every
+  /// order committed before the lock was granted.
+  func lockAndReadNumbering(on connection: PostgresConnection) throws -> Numbering {
+    let place = connection.place
+    let checking = !schemaChecked
+    var statements: [PostgresConnection.Statement] = [.init(sql: "BEGIN")]
+    if checking { statements.append(.init(sql: Self.schemaQuery)) }
+    statements += [
+      .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
+      .init(sql: "SELECT \(Numbering.columns)", needs: Needs.select),
+    ]
+    let answers = try connection.run(statements)
+    if checking, answers.count > 1 {
+      if let problem = Self.schemaProblem(answers[1]) {
+        throw PostgresError.badData(place, problem)
+      }
+      if answers[1].rows > 0 { schemaChecked = true }
+    }
+    guard let last = answers.last else {
+      throw PostgresError.badData(place, "the last order number is not a number")
+    }
+    let numbering = try Numbering(last, from: 0, place: place)
+    try numbering.check(place)
+    return numbering
+  }
+
+  /// The four arrays the INSERT reads, in the binary format: nothing to quote or escape.
+  private func columns(of drafts: [Draft]) -> [PostgresParameter] {
+    var times = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * drafts.count)
+    var items = PostgresArray(elementType: PostgresArray.jsonb, capacity: 100 * drafts.count)
+    var totals = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * drafts.count)
+    var payables = PostgresArray(elementType: PostgresArray.int8, capacity: 12 * drafts.count)
+    var json: [UInt8] = []
+    for draft in drafts {
+      times.append(Int(draft.placedAt.secondsSince1970))
+      totals.append(draft.total)
+      payables.append(Order.payable(total: draft.total))
+      json.removeAll(keepingCapacity: true)
+      OrderJSON.appendItems(draft.lines, to: &json)
+      items.appendJSONB(json)
+    }
+    return [times.parameter, items.parameter, totals.parameter, payables.parameter]
+  }
+}

@@ -1,188 +1,186 @@
-#if PostgreSQL
-  import ShopCore
+import ShopCore
 
-  extension PostgresOrders {
-    public func order(
-      referenced reference: Reference, _ visit: (Order) throws -> Void
-    ) throws -> Bool {
-      let (connection, result) = try withTable { connection in
-        let result = try connection.run(
-          "SELECT \(Self.columns) WHERE ref = $1",
-          [PostgresParameter(text: Array(reference.text.utf8))])
-        return (connection, result)
-      }
-      guard result.rows > 0 else { return false }
-      try visit(try Self.order(in: result, 0, place: connection.place))
-      return true
+extension PostgresOrders {
+  public func order(
+    referenced reference: Reference, _ visit: (Order) throws -> Void
+  ) throws -> Bool {
+    let (connection, result) = try withTable { connection in
+      let result = try connection.run(
+        "SELECT \(Self.columns) WHERE ref = $1",
+        [PostgresParameter(text: Array(reference.text.utf8))])
+      return (connection, result)
     }
+    guard result.rows > 0 else { return false }
+    try visit(try Self.order(in: result, 0, place: connection.place))
+    return true
+  }
 
-    // MARK: - Reading
+  // MARK: - Reading
 
-    // Internal, not private: PostgresOrders+History.swift reads through these.
-    static let columns =
-      "number, CASE WHEN isfinite(placed_at) THEN extract(epoch FROM placed_at)::int8 END, "
-      + "items, total, payable, ref FROM \(table)"
+  // Internal, not private: PostgresOrders+History.swift reads through these.
+  static let columns =
+    "number, CASE WHEN isfinite(placed_at) THEN extract(epoch FROM placed_at)::int8 END, "
+    + "items, total, payable, ref FROM \(table)"
 
-    /// Before a read: checks the table is `shop`'s (once), and with `numbering`, the numbers a
-    /// writer would continue, as `place` does, so readers and writers agree. One round trip.
-    private func prepareToRead(on connection: PostgresConnection, numbering: Bool) throws {
-      var statements: [PostgresConnection.Statement] = []
-      if !schemaChecked { statements.append(.init(sql: Self.schemaQuery)) }
-      if numbering {
-        statements.append(.init(sql: "SELECT \(Numbering.columns)", needs: Needs.select))
-      }
-      guard !statements.isEmpty else { return }
-      let answers = try connection.run(statements)
-      if !schemaChecked, let description = answers.first {
-        if let problem = Self.schemaProblem(description) {
-          throw PostgresError.badData(connection.place, problem)
-        }
-        if description.rows > 0 { schemaChecked = true }
-      }
-      if numbering, let last = answers.last {
-        try Numbering(last, from: 0, place: connection.place).check(connection.place)
-      }
+  /// Before a read: checks the table is `shop`'s (once), and with `numbering`, the numbers a
+  /// writer would continue, as `place` does, so readers and writers agree. One round trip.
+  private func prepareToRead(on connection: PostgresConnection, numbering: Bool) throws {
+    var statements: [PostgresConnection.Statement] = []
+    if !schemaChecked { statements.append(.init(sql: Self.schemaQuery)) }
+    if numbering {
+      statements.append(.init(sql: "SELECT \(Numbering.columns)", needs: Needs.select))
     }
-
-    public func readAll(_ visit: (Order) throws -> Void) throws {
-      try withTable { connection in
-        // The listing checks every number, so no separate numbering check.
-        try prepareToRead(on: connection, numbering: false)
-        try readAll(on: connection, visit)
+    guard !statements.isEmpty else { return }
+    let answers = try connection.run(statements)
+    if !schemaChecked, let description = answers.first {
+      if let problem = Self.schemaProblem(description) {
+        throw PostgresError.badData(connection.place, problem)
       }
+      if description.rows > 0 { schemaChecked = true }
     }
+    if numbering, let last = answers.last {
+      try Numbering(last, from: 0, place: connection.place).check(connection.place)
+    }
+  }
 
-    private func readAll(
-      on connection: PostgresConnection,
-      _ visit: (Order) throws -> Void
-    ) throws {
+  public func readAll(_ visit: (Order) throws -> Void) throws {
+    try withTable { connection in
+      // The listing checks every number, so no separate numbering check.
+      try prepareToRead(on: connection, numbering: false)
+      try readAll(on: connection, visit)
+    }
+  }
+
+  private func readAll(
+    on connection: PostgresConnection,
+    _ visit: (Order) throws -> Void
+  ) throws {
+    var previous: Int?
+    try connection.stream("SELECT \(Self.columns) ORDER BY number", [], needs: Needs.select) {
+      row in
+      let order = try Self.order(in: row, 0, place: connection.place)
+      try Self.check(order.number, after: previous, place: connection.place)
+      previous = order.number
+      try visit(order)
+    }
+  }
+
+  /// Counts, and checks the count against the numbers: 1001… with no gap means the last
+  /// number is 1000 + the count.
+  public func count() throws -> Int {
+    let (connection, result) = try withTable { connection in
+      try prepareToRead(on: connection, numbering: false)
+      let result = try connection.run(
+        "SELECT count(*), coalesce(min(number), 1001), coalesce(max(number), 1000) "
+          + "FROM \(Self.table)", [], needs: Needs.select)
+      return (connection, result)
+    }
+    guard let count = result.integer(0, 0), let first = result.integer(0, 1),
+      let last = result.integer(0, 2)
+    else { throw PostgresError.badData(connection.place, "the count is not a number") }
+    guard first == Order.firstNumber, last == Order.firstNumber - 1 + count else {
+      throw PostgresError.badData(
+        connection.place,
+        "\(count) orders run from \(first) to \(last): a gap or a number before 1001")
+    }
+    return count
+  }
+
+  /// The newest `count` orders, oldest first, streamed (single-row mode), so memory does not
+  /// grow with `count`. The numbering is checked first as a writer checks it; then each row
+  /// must follow the one before it. The first row needs no check of its own: either it is
+  /// the first order (1001, checked), or rows come before it and so all `count` came.
+  public func last(_ count: Int, _ visit: (Order) throws -> Void)
+    throws
+  {
+    guard count > 0 else { return }
+    try withTable { connection in
+      try prepareToRead(on: connection, numbering: true)
       var previous: Int?
-      try connection.stream("SELECT \(Self.columns) ORDER BY number", [], needs: Needs.select) {
-        row in
+      try connection.stream(
+        "SELECT * FROM (SELECT \(Self.columns) ORDER BY number DESC LIMIT $1) AS last "
+          + "ORDER BY number", [PostgresParameter(count)], needs: Needs.select
+      ) { row in
         let order = try Self.order(in: row, 0, place: connection.place)
-        try Self.check(order.number, after: previous, place: connection.place)
+        if previous != nil {
+          try Self.check(order.number, after: previous, place: connection.place)
+        }
         previous = order.number
         try visit(order)
       }
     }
+  }
 
-    /// Counts, and checks the count against the numbers: 1001… with no gap means the last
-    /// number is 1000 + the count.
-    public func count() throws -> Int {
-      let (connection, result) = try withTable { connection in
-        try prepareToRead(on: connection, numbering: false)
-        let result = try connection.run(
-          "SELECT count(*), coalesce(min(number), 1001), coalesce(max(number), 1000) "
-            + "FROM \(Self.table)", [], needs: Needs.select)
-        return (connection, result)
-      }
-      guard let count = result.integer(0, 0), let first = result.integer(0, 1),
-        let last = result.integer(0, 2)
-      else { throw PostgresError.badData(connection.place, "the count is not a number") }
-      guard first == Order.firstNumber, last == Order.firstNumber - 1 + count else {
-        throw PostgresError.badData(
-          connection.place,
-          "\(count) orders run from \(first) to \(last): a gap or a number before 1001")
-      }
-      return count
+  public func order(
+    numbered number: Int, _ visit: (Order) throws -> Void
+  ) throws -> Bool {
+    let (connection, result) = try withTable { connection in
+      try prepareToRead(on: connection, numbering: true)
+      let result = try connection.run(
+        "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)],
+        needs: Needs.select)
+      return (connection, result)
     }
+    guard result.rows > 0 else { return false }
+    try visit(try Self.order(in: result, 0, place: connection.place))
+    return true
+  }
 
-    /// The newest `count` orders, oldest first, streamed (single-row mode), so memory does not
-    /// grow with `count`. The numbering is checked first as a writer checks it; then each row
-    /// must follow the one before it. The first row needs no check of its own: either it is
-    /// the first order (1001, checked), or rows come before it and so all `count` came.
-    public func last(_ count: Int, _ visit: (Order) throws -> Void)
-      throws
-    {
-      guard count > 0 else { return }
-      try withTable { connection in
-        try prepareToRead(on: connection, numbering: true)
-        var previous: Int?
-        try connection.stream(
-          "SELECT * FROM (SELECT \(Self.columns) ORDER BY number DESC LIMIT $1) AS last "
-            + "ORDER BY number", [PostgresParameter(count)], needs: Needs.select
-        ) { row in
-          let order = try Self.order(in: row, 0, place: connection.place)
-          if previous != nil {
-            try Self.check(order.number, after: previous, place: connection.place)
-          }
-          previous = order.number
-          try visit(order)
-        }
-      }
+  private static func check(_ number: Int, after previous: Int?, place: PostgresPlace) throws {
+    guard !Order.isNumber(number, after: previous) else { return }
+    // Wraps only after Int.max, which no row can follow.
+    let expected = previous.map { $0 &+ 1 } ?? Order.firstNumber
+    throw PostgresError.badData(
+      place,
+      number < expected
+        ? "order \(number) comes where \(expected) should: a repeat or a number before 1001"
+        : "order \(number) follows \(expected &- 1): orders \(expected)…\(number &- 1) are missing"
+    )
+  }
+
+  /// The order in `row`, checked as strictly as a line of the orders file.
+  static func order(in result: PostgresResult, _ row: Int, place: PostgresPlace) throws
+    -> Order
+  {
+    guard let number = result.integer(row, 0) else {
+      throw PostgresError.badData(place, "an order number is not a number")
     }
-
-    public func order(
-      numbered number: Int, _ visit: (Order) throws -> Void
-    ) throws -> Bool {
-      let (connection, result) = try withTable { connection in
-        try prepareToRead(on: connection, numbering: true)
-        let result = try connection.run(
-          "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)],
-          needs: Needs.select)
-        return (connection, result)
-      }
-      guard result.rows > 0 else { return false }
-      try visit(try Self.order(in: result, 0, place: connection.place))
-      return true
+    func bad(_ reason: String) -> PostgresError {
+      .badData(place, "order \(number): \(reason)")
     }
-
-    private static func check(_ number: Int, after previous: Int?, place: PostgresPlace) throws {
-      guard !Order.isNumber(number, after: previous) else { return }
-      // Wraps only after Int.max, which no row can follow.
-      let expected = previous.map { $0 &+ 1 } ?? Order.firstNumber
-      throw PostgresError.badData(
-        place,
-        number < expected
-          ? "order \(number) comes where \(expected) should: a repeat or a number before 1001"
-          : "order \(number) follows \(expected &- 1): orders \(expected)…\(number &- 1) are missing"
-      )
+    do { try Order.checkStored(number: number) } catch { throw bad("the number is below 1001") }
+    guard let seconds = result.integer(row, 1), let total = result.integer(row, 3),
+      let payable = result.integer(row, 4)
+    else { throw bad("placed_at, total or payable is missing") }
+    guard let text = result.bytes(row, 2) else { throw bad("no items") }
+    var parser = JSONParser(bytes: text)
+    guard case .array(let items) = parser.document(), !items.isEmpty else {
+      throw bad("items is not a list of items")
     }
-
-    /// The order in `row`, checked as strictly as a line of the orders file.
-    static func order(in result: PostgresResult, _ row: Int, place: PostgresPlace) throws
-      -> Order
-    {
-      guard let number = result.integer(row, 0) else {
-        throw PostgresError.badData(place, "an order number is not a number")
-      }
-      func bad(_ reason: String) -> PostgresError {
-        .badData(place, "order \(number): \(reason)")
-      }
-      do { try Order.checkStored(number: number) } catch { throw bad("the number is below 1001") }
-      guard let seconds = result.integer(row, 1), let total = result.integer(row, 3),
-        let payable = result.integer(row, 4)
-      else { throw bad("placed_at, total or payable is missing") }
-      guard let text = result.bytes(row, 2) else { throw bad("no items") }
-      var parser = JSONParser(bytes: text)
-      guard case .array(let items) = parser.document(), !items.isEmpty else {
-        throw bad("items is not a list of items")
-      }
-      var lines: [OrderLine] = []
-      lines.reserveCapacity(items.count)
-      for item in items {
-        guard case .object(let item) = item, case .string(let sku) = item["sku"],
-          SKU.isValid(sku), case .integer(let quantity) = item["quantity"], quantity > 0,
-          case .integer(let price) = item["price"], price >= 0
-        else { throw bad("an item is not {\"sku\", \"quantity\", \"price\"}") }
-        lines.append(OrderLine(sku: sku, quantity: quantity, price: price))
-      }
-      // The orders file can only hold the years 0000 to 9999; neither store writes others.
-      guard UTCTime.seconds.contains(Int64(seconds)) else {
-        throw bad("placed_at is outside the years 0000 to 9999")
-      }
-      var reference: Reference?
-      if let text = result.bytes(row, 5) {
-        guard let valid = Reference(text) else { throw bad("the ref is not a valid ref") }
-        reference = valid
-      }
-      do {
-        return try Order(
-          stored: number, lines: lines, total: total, payable: payable,
-          placedAt: Timestamp(secondsSince1970: Int64(seconds)), reference: reference)
-      } catch {
-        throw bad("total or payable does not match the items")
-      }
+    var lines: [OrderLine] = []
+    lines.reserveCapacity(items.count)
+    for item in items {
+      guard case .object(let item) = item, case .string(let sku) = item["sku"],
+        SKU.isValid(sku), case .integer(let quantity) = item["quantity"], quantity > 0,
+        case .integer(let price) = item["price"], price >= 0
+      else { throw bad("an item is not {\"sku\", \"quantity\", \"price\"}") }
+      lines.append(OrderLine(sku: sku, quantity: quantity, price: price))
+    }
+    // The orders file can only hold the years 0000 to 9999; neither store writes others.
+    guard UTCTime.seconds.contains(Int64(seconds)) else {
+      throw bad("placed_at is outside the years 0000 to 9999")
+    }
+    var reference: Reference?
+    if let text = result.bytes(row, 5) {
+      guard let valid = Reference(text) else { throw bad("the ref is not a valid ref") }
+      reference = valid
+    }
+    do {
+      return try Order(
+        stored: number, lines: lines, total: total, payable: payable,
+        placedAt: Timestamp(secondsSince1970: Int64(seconds)), reference: reference)
+    } catch {
+      throw bad("total or payable does not match the items")
     }
   }
-#endif
+}

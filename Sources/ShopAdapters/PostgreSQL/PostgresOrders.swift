@@ -1,113 +1,129 @@
-#if PostgreSQL
-  import ShopCore
+import ShopCore
 
-  /// Orders in a PostgreSQL table, shared by any number of processes on any number of machines.
-  ///
-  /// `save` numbers and inserts a group in one transaction that holds an exclusive lock on the
-  /// table from reading the last number to the commit, so numbers never repeat and never skip
-  /// (a sequence would skip on a rollback). A small group goes in one round trip, numbered by
-  /// the server; a large one by binary COPY. `synchronous_commit` is on: when COMMIT is
-  /// confirmed, the orders are on the server's disk.
-  ///
-  /// Before its first use of the table, each command checks the table is the one `shop` makes
-  /// (``schema``), and every writer and cheap reader checks the numbering it continues or
-  /// reads from (``Numbering``), so what `place` accepts `orders` accepts.
-  public final class PostgresOrders: Orders, OrderHistory {
-    /// The table, created on first use.
-    static let table = "shop_orders"
+/// Orders in a PostgreSQL table, shared by any number of processes on any number of machines.
+///
+/// `save` numbers and inserts a group in one transaction that holds an exclusive lock on the
+/// table from reading the last number to the commit, so numbers never repeat and never skip
+/// (a sequence would skip on a rollback). A small group goes in one round trip, numbered by
+/// the server; a large one by binary COPY. `synchronous_commit` is on: when COMMIT is
+/// confirmed, the orders are on the server's disk.
+///
+/// Before its first use of the table, each command checks the table is the one `shop` makes
+/// (``schema``), and every writer and cheap reader checks the numbering it continues or
+/// reads from (``Numbering``), so what `place` accepts `orders` accepts.
+public final class PostgresOrders: Orders, OrderHistory {
+  /// The table, created on first use.
+  static let table = "shop_orders"
 
-    /// The privileges each statement needs, for the message when one is missing.
-    enum Needs {
-      static let select = "SELECT on table \(table)"
-      static let lock =
-        "UPDATE (or DELETE or TRUNCATE) on table \(table): LOCK TABLE … IN EXCLUSIVE MODE, "
-        + "which keeps the numbers free of gaps, takes it (shop never updates a row)"
-      static let insert = "SELECT and INSERT on table \(table)"
-      static let copy = "INSERT on table \(table)"
-      static let create =
-        "CREATE on the schema to create table \(table) (or create it first, as the README shows)"
-      static let addReference =
-        "to own table \(table) to add its ref column (or add it first, as the README shows)"
-    }
-
-    private let uri: String
-    private var opened: PostgresConnection?
-    /// The table was found to be `shop`'s on this connection: checked once per command.
-    var schemaChecked = false
-    /// The last order this store saved and confirmed, so reported: for the 75 message.
-    var lastSaved: Int?
-
-    /// Touches nothing yet: the connection is made, and the table created, on first use.
-    public init(uri: String) {
-      self.uri = uri
-    }
-
-    public func save(_ drafts: [Draft]) throws -> [Order] {
-      guard !drafts.isEmpty else { return [] }
-      let saved = try withTable { connection in try save(drafts, on: connection) }
-      if let last = saved.last { lastSaved = last.number }
-      return saved
-    }
-
-    /// A group without refs is saved as before; one with refs by ``placeReferenced(_:on:)``.
-    public func place(_ drafts: [Draft]) throws -> [Placement] {
-      guard drafts.contains(where: { $0.reference != nil }) else {
-        return try save(drafts).map { .placed($0) }
-      }
-      return try withTable { connection in try placeReferenced(drafts, on: connection) }
-    }
-
-    /// Groups smaller than this go in one round trip, from arrays; larger ones by COPY, whose
-    /// multi-row inserts write far less WAL per row, for two round trips.
-    static let copyFrom = 64
-
-    private func save(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
-      drafts.count < Self.copyFrom
-        ? try insert(drafts, on: connection) : try copy(drafts, on: connection)
-    }
-
-    // MARK: - The connection
-
-    /// Runs `body` on the connection; when the table does not exist yet, creates it and runs
-    /// `body` again. Costs nothing once the table is there.
-    func withTable<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
-      let connection = try connect()
-      do {
-        return try body(connection)
-      } catch let error as PostgresError
-        where error.sqlState == "42P01" || error.sqlState == "42703"
-      {  // undefined_table; undefined_column: a table made before refs
-        _ = try? connection.run("ROLLBACK")
-        try createTable(on: connection)
-        return try body(connection)
-      }
-    }
-
-    private func connect() throws -> PostgresConnection {
-      if let opened { return opened }
-      let connection = try PostgresConnection(uri: uri)
-      opened = connection
-      return connection
-    }
-
-    /// Under a lock, so two first users don't race on CREATE TABLE.
-    private func createTable(on connection: PostgresConnection) throws {
-      // `ref` is nullable, so it is not among the checked columns; a table made before refs
-      // gets it here, the first time a statement finds it missing.
-      let columns = Self.schema.map { "  \($0.name) \($0.declaration)" } + ["  ref text UNIQUE"]
-      try connection.run([
-        .init(sql: "BEGIN"), .init(sql: "SELECT pg_advisory_xact_lock(\(Self.schemaLock))"),
-        .init(
-          sql: "CREATE TABLE IF NOT EXISTS \(Self.table) (\n"
-            + columns.joined(separator: ",\n") + "\n)", needs: Needs.create),
-        .init(
-          sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS ref text UNIQUE",
-          needs: Needs.addReference),
-        .init(sql: "COMMIT"),
-      ])
-    }
-
-    /// The advisory lock key for creating the table: "shop" in ASCII.
-    private static let schemaLock = 0x7368_6F70
+  /// The privileges each statement needs, for the message when one is missing.
+  enum Needs {
+    static let select = "SELECT on table \(table)"
+    static let lock =
+      "UPDATE (or DELETE or TRUNCATE) on table \(table): LOCK TABLE … IN EXCLUSIVE MODE, "
+      + "which keeps the numbers free of gaps, takes it (shop never updates a row)"
+    static let insert = "SELECT and INSERT on table \(table)"
+    static let copy = "INSERT on table \(table)"
+    static let create =
+      "CREATE on the schema to create table \(table) (or create it first, as the README shows)"
+    static let addReference =
+      "to own table \(table) to add its ref column (or add it first, as the README shows)"
   }
-#endif
+
+  private let uri: String
+  /// libpq, loaded on first use: a file or memory store never loads it.
+  private let library: String
+  private var opened: PostgresConnection?
+  /// The table was found to be `shop`'s on this connection: checked once per command.
+  var schemaChecked = false
+  /// The last order this store saved and confirmed, so reported: for the 75 message.
+  var lastSaved: Int?
+
+  /// libpq's soname, as Debian's libpq5 installs it.
+  public static let standardLibrary = LibPQ.standardName
+
+  /// Touches nothing yet: `library` is loaded, the connection made and the table created on
+  /// first use.
+  public init(uri: String, library: String = PostgresOrders.standardLibrary) {
+    self.uri = uri
+    self.library = library
+  }
+
+  /// Why `library` can't serve a PostgreSQL store (it is not there, or too old), or nil when
+  /// it can. Loads it: for `--explain` of a PostgreSQL store only.
+  public static func libraryProblem(_ library: String) -> String? {
+    do {
+      _ = try LibPQ(loading: library)
+      return nil
+    } catch {
+      return error.message
+    }
+  }
+
+  public func save(_ drafts: [Draft]) throws -> [Order] {
+    guard !drafts.isEmpty else { return [] }
+    let saved = try withTable { connection in try save(drafts, on: connection) }
+    if let last = saved.last { lastSaved = last.number }
+    return saved
+  }
+
+  /// A group without refs is saved as before; one with refs by ``placeReferenced(_:on:)``.
+  public func place(_ drafts: [Draft]) throws -> [Placement] {
+    guard drafts.contains(where: { $0.reference != nil }) else {
+      return try save(drafts).map { .placed($0) }
+    }
+    return try withTable { connection in try placeReferenced(drafts, on: connection) }
+  }
+
+  /// Groups smaller than this go in one round trip, from arrays; larger ones by COPY, whose
+  /// multi-row inserts write far less WAL per row, for two round trips.
+  static let copyFrom = 64
+
+  private func save(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
+    drafts.count < Self.copyFrom
+      ? try insert(drafts, on: connection) : try copy(drafts, on: connection)
+  }
+
+  // MARK: - The connection
+
+  /// Runs `body` on the connection; when the table does not exist yet, creates it and runs
+  /// `body` again. Costs nothing once the table is there.
+  func withTable<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+    let connection = try connect()
+    do {
+      return try body(connection)
+    } catch let error as PostgresError
+      where error.sqlState == "42P01" || error.sqlState == "42703"
+    {  // undefined_table; undefined_column: a table made before refs
+      _ = try? connection.run("ROLLBACK")
+      try createTable(on: connection)
+      return try body(connection)
+    }
+  }
+
+  private func connect() throws -> PostgresConnection {
+    if let opened { return opened }
+    let connection = try PostgresConnection(uri: uri, library: library)
+    opened = connection
+    return connection
+  }
+
+  /// Under a lock, so two first users don't race on CREATE TABLE.
+  private func createTable(on connection: PostgresConnection) throws {
+    // `ref` is nullable, so it is not among the checked columns; a table made before refs
+    // gets it here, the first time a statement finds it missing.
+    let columns = Self.schema.map { "  \($0.name) \($0.declaration)" } + ["  ref text UNIQUE"]
+    try connection.run([
+      .init(sql: "BEGIN"), .init(sql: "SELECT pg_advisory_xact_lock(\(Self.schemaLock))"),
+      .init(
+        sql: "CREATE TABLE IF NOT EXISTS \(Self.table) (\n"
+          + columns.joined(separator: ",\n") + "\n)", needs: Needs.create),
+      .init(
+        sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS ref text UNIQUE",
+        needs: Needs.addReference),
+      .init(sql: "COMMIT"),
+    ])
+  }
+
+  /// The advisory lock key for creating the table: "shop" in ASCII.
+  private static let schemaLock = 0x7368_6F70
+}

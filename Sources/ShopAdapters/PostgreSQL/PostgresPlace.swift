@@ -1,121 +1,113 @@
-#if PostgreSQL
-  import CLibPQ
-  import ShopCore
+import ShopCore
 
-  /// Which database on which server, for messages: `'shop' on 127.0.0.1:5432`.
-  struct PostgresPlace: CustomStringConvertible {
-    let database: String
-    let host: String
-    let port: String?
-    /// The URI's own `options` (server settings), which ours are added to.
-    let options: String?
+/// Which database on which server, for messages: `'shop' on 127.0.0.1:5432`.
+struct PostgresPlace: CustomStringConvertible {
+  let database: String
+  let host: String
+  let port: String?
+  /// The URI's own `options` (server settings), which ours are added to.
+  let options: String?
 
-    /// The URI's own parameters, which libpq does not know and so must not see: `shop_timeout`
-    /// (seconds, 1 to 86400), the longest wait for any one answer of the server. Returns the
-    /// URI without them, and the timeout.
-    static func shopParameters(of uri: String) -> Result<(String, Int), PostgresError> {
-      guard let question = uri.firstIndex(of: "?") else {
-        return .success((uri, PostgresConnection.defaultAnswerTimeout))
-      }
-      var timeout = PostgresConnection.defaultAnswerTimeout
-      var kept: [Substring] = []
-      for parameter in uri[uri.index(after: question)...].split(
-        separator: "&", omittingEmptySubsequences: false)
-      {
-        guard parameter.hasPrefix("shop_timeout=") else {
-          kept.append(parameter)
-          continue
-        }
-        guard let seconds = Int(parameter.dropFirst("shop_timeout=".count)),
-          (1...86_400).contains(seconds)
-        else {
-          return .failure(
-            PostgresError(
-              status: .usage,
-              message: "the orders URI's shop_timeout must be a whole number of seconds from 1 "
-                + "to 86400"))
-        }
-        timeout = seconds
-      }
-      let base = String(uri[..<question])
-      return .success((kept.isEmpty ? base : base + "?" + kept.joined(separator: "&"), timeout))
+  /// The URI's own parameters, which libpq does not know and so must not see: `shop_timeout`
+  /// (seconds, 1 to 86400), the longest wait for any one answer of the server. Returns the
+  /// URI without them, and the timeout.
+  static func shopParameters(of uri: String) -> Result<(String, Int), PostgresError> {
+    guard let question = uri.firstIndex(of: "?") else {
+      return .success((uri, PostgresConnection.defaultAnswerTimeout))
     }
-
-    /// Reads the URI with libpq's own parser; nil, and why, when it is not one.
-    static func parse(_ uri: String) -> Result<PostgresPlace, PostgresError> {
-      var failure: UnsafeMutablePointer<CChar>?
-      guard let options = PQconninfoParse(uri, &failure) else {
-        let reason = failure.map { String(cString: $0) } ?? "out of memory"
-        if let failure { PQfreemem(failure) }
-        // libpq quotes the URI, or the part it could not read, which may be the password:
-        // with a password in the URI, its reason is not repeated.
-        let why =
-          PostgresPlace.holdsPassword(uri)
-          ? "libpq can't read it (check the host, the port and every %-escape)"
-          : PostgresPlace.firstLine(reason)
+    var timeout = PostgresConnection.defaultAnswerTimeout
+    var kept: [Substring] = []
+    for parameter in uri[uri.index(after: question)...].split(
+      separator: "&", omittingEmptySubsequences: false)
+    {
+      guard parameter.hasPrefix("shop_timeout=") else {
+        kept.append(parameter)
+        continue
+      }
+      guard let seconds = Int(parameter.dropFirst("shop_timeout=".count)),
+        (1...86_400).contains(seconds)
+      else {
         return .failure(
-          PostgresError(status: .usage, message: "the orders URI is not a PostgreSQL URI: \(why)"))
+          PostgresError(
+            status: .usage,
+            message: "the orders URI's shop_timeout must be a whole number of seconds from 1 "
+              + "to 86400"))
       }
-      defer { PQconninfoFree(options) }
-      var values: [String: String] = [:]
-      var option = options
-      while let keyword = option.pointee.keyword {
-        if let value = option.pointee.val {
-          values[String(cString: keyword)] = String(cString: value)
-        }
-        option += 1
-      }
-      let host = values["host"].flatMap { $0.isEmpty ? nil : $0 } ?? values["hostaddr"]
-      return .success(
-        PostgresPlace(
-          database: values["dbname"].flatMap { $0.isEmpty ? nil : $0 } ?? values["user"]
-            ?? "(default)",
-          host: host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost",
-          port: values["port"].flatMap { $0.isEmpty ? nil : $0 },
-          options: values["options"]))
+      timeout = seconds
     }
-
-    var description: String { "'\(database)' on \(host)" + (port.map { ":\($0)" } ?? "") }
-
-    /// The same place as `connection` reports it: the database, host (or socket folder) and
-    /// port libpq settled on.
-    func used(by connection: OpaquePointer) -> PostgresPlace {
-      func text(_ value: UnsafeMutablePointer<CChar>?) -> String? {
-        value.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-      }
-      return PostgresPlace(
-        database: text(PQdb(connection)) ?? database, host: text(PQhost(connection)) ?? host,
-        port: text(PQport(connection)) ?? port, options: options)
-    }
-
-    /// Whether `uri` gives a password: `user:password@` before the host, or a `password=`
-    /// parameter. Judged on the text alone, for a URI libpq could not read.
-    static func holdsPassword(_ uri: String) -> Bool {
-      guard let scheme = uri.firstRange(of: "://") else { return uri.contains("password") }
-      let rest = uri[scheme.upperBound...]
-      let authority = rest.prefix { $0 != "/" && $0 != "?" }
-      if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
-      return rest.contains("password")
-    }
-
-    /// The first line of `text`, with every password field in it cut out: the userinfo's
-    /// `user:password@` after a `://`, and the value of a `password=`. Only the field: a short
-    /// password's letters elsewhere in the text stay as they are.
-    func redacted(_ text: String) -> String {
-      ConnectionURI.redacting(PostgresPlace.firstLine(text))
-    }
-
-    static func firstLine(_ text: String) -> String {
-      let line = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
-      return line.trimmingSpaces()
-    }
+    let base = String(uri[..<question])
+    return .success((kept.isEmpty ? base : base + "?" + kept.joined(separator: "&"), timeout))
   }
 
-  extension String {
-    fileprivate func trimmingSpaces() -> String {
-      var text = Substring(self)
-      while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
-      return String(text)
+  /// Reads the URI with libpq's own parser; nil, and why, when it is not one.
+  static func parse(_ uri: String, _ pq: LibPQ) -> Result<PostgresPlace, PostgresError> {
+    var failure: UnsafeMutablePointer<CChar>?
+    guard let options = pq.options(pq.conninfoParse(uri, &failure)) else {
+      let reason = failure.map { String(cString: $0) } ?? "out of memory"
+      if let failure { pq.freemem(failure) }
+      // libpq quotes the URI, or the part it could not read, which may be the password:
+      // with a password in the URI, its reason is not repeated.
+      let why =
+        PostgresPlace.holdsPassword(uri)
+        ? "libpq can't read it (check the host, the port and every %-escape)"
+        : PostgresPlace.firstLine(reason)
+      return .failure(
+        PostgresError(status: .usage, message: "the orders URI is not a PostgreSQL URI: \(why)"))
     }
+    var values: [String: String] = [:]
+    for option in options {
+      if let value = option.value { values[option.keyword] = value }
+    }
+    let host = values["host"].flatMap { $0.isEmpty ? nil : $0 } ?? values["hostaddr"]
+    return .success(
+      PostgresPlace(
+        database: values["dbname"].flatMap { $0.isEmpty ? nil : $0 } ?? values["user"]
+          ?? "(default)",
+        host: host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost",
+        port: values["port"].flatMap { $0.isEmpty ? nil : $0 },
+        options: values["options"]))
   }
-#endif
+
+  var description: String { "'\(database)' on \(host)" + (port.map { ":\($0)" } ?? "") }
+
+  /// The same place as `connection` reports it: the database, host (or socket folder) and
+  /// port libpq settled on.
+  func used(by connection: OpaquePointer, _ pq: LibPQ) -> PostgresPlace {
+    func text(_ value: UnsafeMutablePointer<CChar>?) -> String? {
+      value.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+    return PostgresPlace(
+      database: text(pq.db(connection)) ?? database, host: text(pq.host(connection)) ?? host,
+      port: text(pq.port(connection)) ?? port, options: options)
+  }
+
+  /// Whether `uri` gives a password: `user:password@` before the host, or a `password=`
+  /// parameter. Judged on the text alone, for a URI libpq could not read.
+  static func holdsPassword(_ uri: String) -> Bool {
+    guard let scheme = uri.firstRange(of: "://") else { return uri.contains("password") }
+    let rest = uri[scheme.upperBound...]
+    let authority = rest.prefix { $0 != "/" && $0 != "?" }
+    if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
+    return rest.contains("password")
+  }
+
+  /// The first line of `text`, with every password field in it cut out: the userinfo's
+  /// `user:password@` after a `://`, and the value of a `password=`. Only the field: a short
+  /// password's letters elsewhere in the text stay as they are.
+  func redacted(_ text: String) -> String {
+    ConnectionURI.redacting(PostgresPlace.firstLine(text))
+  }
+
+  static func firstLine(_ text: String) -> String {
+    let line = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
+    return line.trimmingSpaces()
+  }
+}
+
+extension String {
+  fileprivate func trimmingSpaces() -> String {
+    var text = Substring(self)
+    while let last = text.last, last == " " || last == "\t" || last == "\r" { text.removeLast() }
+    return String(text)
+  }
+}

@@ -1,2 +1,0 @@
-// libpq's client API; the include path comes from pkg-config (libpq.pc).
-#include <libpq-fe.h>
