@@ -7,8 +7,8 @@ run alone, it prints the rows:
 
     Benchmarks/postgresql.py SHOP_BINARY [--quick]
 
-SHOP_BINARY must be a PostgreSQL build:
-`swift build -c release --traits PostgreSQL --scratch-path .build/postgresql`.
+SHOP_BINARY is the release build (`swift build -c release`), which loads libpq (libpq5) for a
+postgres:// store.
 """
 import glob
 import os
@@ -21,6 +21,11 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def server_available():
+    """Whether a throwaway server can be started here."""
+    return bool(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
 
 
 def _server_binaries():
