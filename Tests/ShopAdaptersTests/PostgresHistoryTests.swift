@@ -7,7 +7,9 @@ import Testing
 
 /// Ranges and the summary asked of a real server, against sums computed here from what
 /// `readAll` reads back.
-@Suite(.serialized, .enabled(if: PostgresServer.wanted, "PostgreSQL tests run with SHOP_TEST_POSTGRESQL=1"))
+@Suite(
+  .serialized,
+  .enabled(if: PostgresServer.wanted, "PostgreSQL tests run with SHOP_TEST_POSTGRESQL=1"))
 struct PostgresHistoryTests {
   /// 2026-11-30T00:00:00Z.
   static let midnight: Int64 = 1_795_996_800

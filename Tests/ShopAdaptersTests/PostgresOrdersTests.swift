@@ -6,7 +6,9 @@ import Testing
 @testable import ShopAdapters
 
 /// PostgresOrders against a real server: one shared throwaway server, a database per test.
-@Suite(.serialized, .enabled(if: PostgresServer.wanted, "PostgreSQL tests run with SHOP_TEST_POSTGRESQL=1"))
+@Suite(
+  .serialized,
+  .enabled(if: PostgresServer.wanted, "PostgreSQL tests run with SHOP_TEST_POSTGRESQL=1"))
 struct PostgresOrdersTests {
   let time = Timestamp(secondsSince1970: 1_796_018_803)
 
