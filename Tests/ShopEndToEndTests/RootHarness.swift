@@ -33,14 +33,15 @@ final class RootHarness {
   ) throws -> Run {
     try runBytes(
       arguments.map { Array($0.utf8) }, input: Array((input ?? "").utf8),
-      environment: environment, closed: closed, output: output)
+      environment: environment, closed: closed, output: output, libpq: libpq)
   }
 
   /// Runs `shop` with arguments and standard input as raw bytes, invalid UTF-8 included.
   @discardableResult
   func runBytes(
     _ arguments: [[UInt8]], input: [UInt8] = [], environment: [String: String] = [:],
-    closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink()
+    closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink(),
+    libpq: String = PostgresOrders.standardLibrary
   ) throws -> Run {
     let errors = BufferSink()
     let streams = StandardStreams(
