@@ -81,6 +81,14 @@ private struct Root {
       let history = try makeStore(store)
       let listing = OrderListing(
         output: output, style: style, lines: history as? any StoredOrderLines)
+      // The fast path of a whole store's JSON (FileOrders+Copy.swift): its lines are copied
+      // as they are checked, without building each order.
+      if style == .json, options.selection == .all, options.range.isAll,
+        let lines = history as? any StoredOrderLines
+      {
+        try listing.listAll(of: lines)
+        return .success
+      }
       let missing = try ListOrders(history: history, listing: listing)
         .run(options.selection, in: options.range)
       return missing == 0 ? .success : .rejected

@@ -93,7 +93,7 @@ extension JSONParser {
 
   /// Consumes a member's key, and the comma before it unless it is the object's first, when
   /// the bytes at the position are exactly those; nothing otherwise.
-  private mutating func key(_ field: OrderLayout.Field, first: Bool) -> Bool {
+  mutating func key(_ field: OrderLayout.Field, first: Bool) -> Bool {
     let key = field.key
     let start = first ? position : position + 1
     guard start + key.utf8CodeUnitCount <= bytes.count, let base = bytes.baseAddress,

@@ -46,6 +46,24 @@ public final class OrderListing: Listing {
     if buffer.count >= OrderListing.deliveryBytes { try deliver() }
   }
 
+  /// Every order of `store`, for `--json` of a whole store: each stored line copied as it is
+  /// checked (``StoredOrderLines/readAllLines(_:orders:)``), delivered as ``ListOrders``
+  /// delivers, at the end and after an error.
+  public func listAll(of store: any StoredOrderLines) throws {
+    do {
+      try store.readAllLines(
+        { line in
+          buffer.append(contentsOf: line)
+          buffer.append(UInt8(ascii: "\n"))
+          if buffer.count >= OrderListing.deliveryBytes { try deliver() }
+        }, orders: list)
+    } catch {
+      try? deliver()
+      throw error
+    }
+    try deliver()
+  }
+
   /// `no order N`, or `{"missing":N}` in JSON; in CSV, which has no such record, nothing (the
   /// exit status says it).
   public func missing(_ number: Int) {

@@ -54,13 +54,29 @@ extension FileOrders {
   // MARK: - The forms
 
   public func readAll(_ visit: (Order) throws -> Void) throws {
+    try readAllChecked { offset, lineNumber, bytes, snapshot, check in
+      let (order, stored) = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
+      try check(order.number)
+      try self.visit(order, stored: stored, visit)
+    }
+  }
+
+  /// Calls `body` with every line of a snapshot of the whole file, its offset and number,
+  /// and a check that the number `body` finds on it follows the one before (to call before
+  /// it hands the line on).
+  func readAllChecked(
+    _ body: (Int, Int?, UnsafeBufferPointer<UInt8>, Snapshot, (Int) throws -> Void) throws -> Void
+  ) throws {
     guard let snapshot = try openSnapshot(strict: false) else { return }
     var previous: Int?
-    try snapshot.lines(from: 0, firstLine: 1) { offset, lineNumber, bytes in
-      let (order, stored) = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
-      try checkNumber(order.number, after: previous, line: lineNumber ?? 0)
-      previous = order.number
-      try self.visit(order, stored: stored, visit)
+    var lineNumber = 0
+    func check(_ number: Int) throws {
+      try checkNumber(number, after: previous, line: lineNumber)
+      previous = number
+    }
+    try snapshot.lines(from: 0, firstLine: 1) { offset, number, bytes in
+      lineNumber = number ?? 0
+      try body(offset, number, bytes, snapshot, check)
       return true
     }
     // Every complete line was checked on the way, and listed; what the ends say about the

@@ -8,4 +8,11 @@ public protocol StoredOrderLines: AnyObject {
   /// The stored line of `order` (without its newline) while the store is visiting that order
   /// and holds it as `shop` writes it; nil otherwise. Valid only until the visit returns.
   func storedLine(of order: Order) -> UnsafeBufferPointer<UInt8>?
+
+  /// Every order, oldest first, checked as ``ShopCore/OrderHistory/readAll(_:)`` checks it:
+  /// `copy` gets the line of each order held as `shop` writes it (its order is not built),
+  /// `orders` each other order. Lines are valid only during the call.
+  func readAllLines(
+    _ copy: (UnsafeBufferPointer<UInt8>) throws -> Void, orders: (Order) throws -> Void
+  ) throws
 }

@@ -1,0 +1,158 @@
+import ShopCore
+import ShopTestSupport
+import Testing
+
+@testable import ShopAdapters
+
+/// The fast path of `orders --json` (FileOrders+Copy.swift) against the plain one: a line is
+/// taken without building its order exactly when the fast decoder would take it, with its
+/// number, and a whole file lists the same bytes, and stops with the same error, both ways.
+struct StoredLineCopyTests {
+  typealias Differential = OrderJSONDifferentialTests
+
+  func fast(_ line: [UInt8]) -> Int? {
+    line.withUnsafeBufferPointer { StoredLine.number(of: $0) }
+  }
+
+  /// The plain path's verdict: the number of the order the fast decoder reads, or nil.
+  func plain(_ line: [UInt8]) -> Int? {
+    Differential().fast(line)?.number
+  }
+
+  @Test func everyEncodedOrderIsTakenWithItsNumber() throws {
+    var random = Differential.Seeded(state: 41)
+    for _ in 0..<500 {
+      let order = try Differential().randomOrder(&random)
+      let line = Array(Differential().encoded(order).dropLast())
+      #expect(fast(line) == order.number, "\(String(decoding: line, as: UTF8.self))")
+    }
+  }
+
+  @Test func onMutatedLinesTheCheckTakesWhatTheDecoderTakes() throws {
+    var random = Differential.Seeded(state: 42)
+    let noise = Array(" \"\\0-,:}{[]x.eE19".utf8) + [0x80, 0xC3, 0x0D, 0x09]
+    var declined = 0
+    var takenChanged = 0
+    for _ in 0..<400 {
+      let order = try Differential().randomOrder(&random)
+      let line = Array(Differential().encoded(order).dropLast())
+      for _ in 0..<10 {
+        var mutated = line
+        let at = Int.random(in: 0..<mutated.count, using: &random)
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: mutated.remove(at: at)
+        case 1: mutated.insert(noise.randomElement(using: &random) ?? 0x20, at: at)
+        case 2: mutated[at] = noise.randomElement(using: &random) ?? 0x20
+        default: mutated.removeSubrange(at...)
+        }
+        let verdict = fast(mutated)
+        #expect(verdict == plain(mutated), "\(String(decoding: mutated, as: UTF8.self))")
+        if verdict == nil {
+          declined += 1
+        } else if mutated != line {
+          takenChanged += 1
+        }
+      }
+    }
+    // Both outcomes happen, so the comparison was made on lines of each kind.
+    #expect(declined > 1000)
+    #expect(takenChanged > 0)
+  }
+
+  static let time = #""placedAt":"2026-11-30T06:06:43Z"}"#
+
+  @Test(arguments: [
+    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
+      + time,
+    #"{"number":1001,"ref":"web-1:a/b","items":[{"sku":"pen","quantity":2,"price":30}],"#
+      + #""total":60,"payable":60,"# + time,
+    #"{"number":1001,"ref":"","items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"#
+      + #""payable":60,"# + time,
+    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":-0}],"total":-0,"payable":0,"#
+      + time,
+    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":060,"payable":60,"#
+      + time,
+    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":54,"#
+      + time,
+    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":300}],"total":600,"payable":540,"#
+      + time,
+    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":4611686018427387904}],"#
+      + #""total":-9223372036854775808,"payable":-9223372036854775808,"# + time,
+    #"{"number":1001,"items":[{"sku":"a","quantity":1,"price":9223372036854775807},"#
+      + #"{"sku":"b","quantity":1,"price":1}],"total":0,"payable":0,"# + time,
+    #"{"number":1001,"items":[],"total":0,"payable":0,"# + time,
+    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
+      + #""placedAt":"2026-02-30T06:06:43Z"}"#,
+    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
+      + #""placedAt":"2026-11-30T06:06:43Z"#,
+    #"{"number":1000,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
+      + time,
+    #"{"number":1001,"items":[{"sku":"\#(String(repeating: "s", count: 65))","quantity":2,"#
+      + #""price":30}],"total":60,"payable":60,"# + time,
+    #"{"number":1001,"items":[{"sku":"pen","price":30,"quantity":2}],"total":60,"payable":60,"#
+      + time,
+  ])
+  func onOddLinesTheCheckTakesWhatTheDecoderTakes(line: String) {
+    #expect(fast(Array(line.utf8)) == plain(Array(line.utf8)))
+  }
+
+  /// What `--json` of every order prints from `text`, and the error it stops with, by the
+  /// fast path and by the plain one (the use case, the store's lines copied as visited).
+  func listings(of text: String) throws -> (fast: (String, String?), plain: (String, String?)) {
+    let folder = try TemporaryFolder()
+    let path = try folder.write("orders.jsonl", text)
+    func run(_ body: (FileOrders, OrderListing) throws -> Void) -> (String, String?) {
+      let store = FileOrders(path: FilePath(path))
+      let output = BufferOutput()
+      let listing = OrderListing(output: output, style: .json, lines: store)
+      do {
+        try body(store, listing)
+        return (output.text, nil)
+      } catch {
+        return (output.text, "\(error)")
+      }
+    }
+    return (
+      run { store, listing in try listing.listAll(of: store) },
+      run { store, listing in _ = try ListOrders(history: store, listing: listing).run(.all) }
+    )
+  }
+
+  static func line(_ number: Int, total: Int = 60, spaced: Bool = false) -> String {
+    let items = #""items":[{"sku":"pen","quantity":2,"price":30}]"#
+    return spaced
+      ? #"{ "number": \#(number), \#(items), "total": \#(total), "payable": \#(total), "#
+        + #""placedAt": "2026-11-30T06:06:43Z" }"#
+      : #"{"number":\#(number),\#(items),"total":\#(total),"payable":\#(total),"# + time
+  }
+
+  @Test(arguments: [
+    "",
+    line(1001) + "\n" + line(1002) + "\n",
+    line(1001) + "\n" + line(1002, spaced: true) + "\n" + line(1003) + "\n",
+    line(1001) + "\r\n" + line(1002) + "\n",
+    line(1001) + "\n" + line(1003) + "\n" + line(1004) + "\n",
+    line(1001) + "\n" + line(1002) + "\n" + line(1002) + "\n" + line(1003) + "\n",
+    line(1001) + "\n" + line(1002, total: 61) + "\n" + line(1003) + "\n",
+    line(1001) + "\n" + "my notes\n" + line(1003) + "\n",
+    line(1002) + "\n" + line(1003) + "\n",
+    line(1001) + "\n" + line(1002) + "\n" + String(line(1003).prefix(40)),
+    line(1001) + "\n" + line(1002) + "\n" + line(1003),
+    line(1001) + "\n" + line(1002) + "\n" + "trailing words",
+  ])
+  func aWholeFileListsTheSameBothWays(text: String) throws {
+    let (fast, plain) = try listings(of: text)
+    #expect(fast.0 == plain.0)
+    #expect(fast.1 == plain.1)
+  }
+
+  /// A file much larger than the listing's buffer, in either layout: the same bytes.
+  @Test func aLongFileListsTheSameBothWays() throws {
+    var text = ""
+    for number in 1001...4000 { text += Self.line(number, spaced: number % 7 == 0) + "\n" }
+    let (fast, plain) = try listings(of: text)
+    #expect(fast.1 == nil && plain.1 == nil)
+    #expect(fast.0 == plain.0)
+    #expect(fast.0.utf8.count > 3 * (1 << 16))
+  }
+}
