@@ -27,7 +27,8 @@ extension FileOrders {
 /// The order on a line laid out exactly as ``OrderLayout`` says, checked in place as
 /// ``JSONParser/encodersOrder()`` checks it (the layout, SKU and reference syntax, quantity
 /// above 0, price 0 or more, the total the sum of the items without overflow, payable by the
-/// rule, a real time): its number, or nil where that decoder would give up.
+/// rule, a real time, by the core's ``ShopCore/Order/init(stored:lines:total:payable:placedAt:reference:)``
+/// rules): its number, or nil where that decoder would give up.
 struct StoredLine {
   private var parser: JSONParser
 
@@ -43,14 +44,17 @@ struct StoredLine {
     var total: Int?
     var payable: Int?
     var timed = false
-    for (index, field) in OrderLayout.order.enumerated() {
-      guard parser.key(field, first: index == 0) else {
+    var first = true
+    for field in OrderLayout.order {
+      defer { first = false }
+      guard parser.key(field, first: first) else {
         if field.isOptional { continue }
         return nil
       }
       switch field {
       case .number:
-        guard let value = parser.plainInteger(), value >= Order.firstNumber else { return nil }
+        guard let value = parser.plainInteger(), (try? Order.checkStored(number: value)) != nil
+        else { return nil }
         number = value
       case .reference:
         guard parser.consume(OrderLayout.quote),
@@ -106,8 +110,10 @@ struct StoredLine {
     var quantity: Int?
     var price: Int?
     var named = false
-    for (index, field) in OrderLayout.item.enumerated() {
-      guard parser.key(field, first: index == 0) else { return nil }
+    var first = true
+    for field in OrderLayout.item {
+      defer { first = false }
+      guard parser.key(field, first: first) else { return nil }
       switch field {
       case .sku:
         guard parser.consume(OrderLayout.quote), let end = end(of: SKU.isAllowed, SKU.maximumLength)
@@ -130,6 +136,7 @@ struct StoredLine {
   }
 
   /// Where the closing quote of a run of 1 to `maximum` allowed bytes at the position is.
+  @inline(__always)
   private func end(of allowed: (UInt8) -> Bool, _ maximum: Int) -> Int? {
     let bytes = parser.bytes
     let start = parser.position
