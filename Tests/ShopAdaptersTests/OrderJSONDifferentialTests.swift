@@ -85,6 +85,20 @@ struct OrderJSONDifferentialTests {
     }
   }
 
+  /// `line` with one random change: a byte taken out, put in or replaced (from `noise`), or
+  /// the rest cut off.
+  func mutation(of line: [UInt8], noise: [UInt8], _ random: inout Seeded) -> [UInt8] {
+    var mutated = line
+    let at = Int.random(in: 0..<mutated.count, using: &random)
+    switch Int.random(in: 0..<4, using: &random) {
+    case 0: mutated.remove(at: at)
+    case 1: mutated.insert(noise.randomElement(using: &random) ?? 0x20, at: at)
+    case 2: mutated[at] = noise.randomElement(using: &random) ?? 0x20
+    default: mutated.removeSubrange(at...)
+    }
+    return mutated
+  }
+
   @Test func onMutatedLinesTheFastReaderDeclinesOrAgrees() throws {
     var random = Seeded(state: 18)
     let noise = Array(" \"\\0-,:}{[]x.eE".utf8) + [0x80, 0xC3, 0x0D, 0x09]
@@ -94,14 +108,7 @@ struct OrderJSONDifferentialTests {
       let order = try randomOrder(&random)
       let line = Array(encoded(order).dropLast())
       for _ in 0..<8 {
-        var mutated = line
-        let at = Int.random(in: 0..<mutated.count, using: &random)
-        switch Int.random(in: 0..<4, using: &random) {
-        case 0: mutated.remove(at: at)
-        case 1: mutated.insert(noise.randomElement(using: &random) ?? 0x20, at: at)
-        case 2: mutated[at] = noise.randomElement(using: &random) ?? 0x20
-        default: mutated.removeSubrange(at...)
-        }
+        let mutated = mutation(of: line, noise: noise, &random)
         expectAgreement(mutated)
         if fast(mutated) == nil {
           declined += 1

@@ -37,14 +37,7 @@ struct StoredLineCopyTests {
       let order = try Differential().randomOrder(&random)
       let line = Array(Differential().encoded(order).dropLast())
       for _ in 0..<10 {
-        var mutated = line
-        let at = Int.random(in: 0..<mutated.count, using: &random)
-        switch Int.random(in: 0..<4, using: &random) {
-        case 0: mutated.remove(at: at)
-        case 1: mutated.insert(noise.randomElement(using: &random) ?? 0x20, at: at)
-        case 2: mutated[at] = noise.randomElement(using: &random) ?? 0x20
-        default: mutated.removeSubrange(at...)
-        }
+        let mutated = Differential().mutation(of: line, noise: noise, &random)
         let verdict = fast(mutated)
         #expect(verdict == plain(mutated), "\(String(decoding: mutated, as: UTF8.self))")
         if verdict == nil {
