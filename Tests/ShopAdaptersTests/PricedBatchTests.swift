@@ -1,3 +1,4 @@
+import Foundation
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -12,13 +13,17 @@ struct PricedBatchTests {
 
   struct Run: Equatable {
     let file: [UInt8]
+    /// The index of refs but for what names the file and the boot it was made in: its size,
+    /// count, how far it covers, and every slot (hash and offset).
+    let index: [UInt8]
     let errors: String
     let rejected: Int
   }
 
-  func run(fast: Bool, input: String, catalog: MemoryCatalog, existing: Draft? = nil) throws
-    -> Run
-  {
+  func run(
+    fast: Bool, input: String, catalog: MemoryCatalog, existing: Draft? = nil,
+    again: String? = nil
+  ) throws -> Run {
     let folder = try TemporaryFolder()
     let path = FilePath(folder.file("orders.jsonl"))
     let store = FileOrders(path: path)
@@ -35,9 +40,23 @@ struct PricedBatchTests {
       : PlaceBatch(
         source: source,
         placeOrder: PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report))
-    let rejected = try batch.run()
+    var rejected = try batch.run()
+    if let again {
+      // The same file placed into again the plain way, by a new store: it finds the refs the
+      // first run recorded in the file's index.
+      let store = FileOrders(path: path)
+      let source = BatchInput(descriptor: BufferSource(Array(again.utf8)), name: "again")
+      rejected += try PlaceBatch(
+        source: source,
+        placeOrder: PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report)
+      ).run()
+    }
     let file = (try? folder.read("orders.jsonl")) ?? ""
-    return Run(file: Array(file.utf8), errors: errors.text, rejected: rejected)
+    let index = [UInt8](
+      FileManager.default.contents(atPath: folder.file("orders.jsonl.refs")) ?? Data())
+    return Run(
+      file: Array(file.utf8), index: Array(index.prefix(48) + index.dropFirst(4096)),
+      errors: errors.text, rejected: rejected)
   }
 
   let catalog = MemoryCatalog(
@@ -53,11 +72,14 @@ struct PricedBatchTests {
     }
     let items = (0..<Int.random(in: 1...5, using: &random)).map { _ in item() }
     if good || Int.random(in: 0..<4, using: &random) > 0 {
-      return items.joined(separator: Bool.random(using: &random) ? " " : " \t ")
+      let cart = items.joined(separator: Bool.random(using: &random) ? " " : " \t ")
+      guard Bool.random(using: &random) else { return cart }
+      return "@r-\(UInt32.random(in: 0...UInt32.max, using: &random))\tsku-0=1 " + cart
     }
     let odd = [
       "sku-1=2 sku-1=3", "sku-1=0", "sku-1=1000000 sku-1=1", "nope=1", "sku-1", "sku-1=2=3",
-      "sku-1=+1", "@web-1 sku-2=1", "@web-1 sku-2=1", "big=3", "big=2 big=2", "# comment", "",
+      "sku-1=+1", "@web-1 sku-2=1", "@web-1 sku-2=1", "@held sku-1=1", "@held sku-2=1",
+      "@bad! sku-1=1", "@web-2", "@", "sku-1=1 @web-3", "big=3", "big=2 big=2", "# comment", "",
       "  \t", "sku-3=007\r", "\(String(repeating: "L", count: 64))=1",
       "\(String(repeating: "L", count: 65))=1", "sku-1=1 sku-2", "sku-é=1", "sku-1=1 ",
       (0..<20).map { "sku-\($0)=1" }.joined(separator: " "), "sku-1=99999999999999999999999",
@@ -65,16 +87,25 @@ struct PricedBatchTests {
     return odd.randomElement(using: &random) ?? ""
   }
 
+  /// Into an empty file, and into one whose order holds the ref `held`.
   @Test func smallBatchesOfEveryKindPlaceAlikeEitherWay() throws {
     var random = OrderJSONDifferentialTests.Seeded(state: 31)
-    for round in 0..<40 {
-      let good = round % 2 == 0
-      let lines = (0..<Int.random(in: 1...60, using: &random)).map { _ in
+    let held = try #require(
+      Draft(
+        lines: [OrderLine(sku: "sku-1", quantity: 1, price: 37)], placedAt: time,
+        reference: Reference("held")))
+    for round in 0..<60 {
+      let good = round % 3 == 0
+      var lines = (0..<Int.random(in: 1...60, using: &random)).map { _ in
         randomLine(&random, good: good)
       }
+      if round % 3 == 1 { lines.append("@held sku-1=1") }  // Else good: refused by the file.
       let input = lines.joined(separator: "\n") + (Bool.random(using: &random) ? "\n" : "")
-      let plain = try run(fast: false, input: input, catalog: catalog)
-      #expect(try run(fast: true, input: input, catalog: catalog) == plain, "\(input)")
+      let existing = round % 2 == 0 ? held : nil
+      let plain = try run(fast: false, input: input, catalog: catalog, existing: existing)
+      #expect(
+        try run(fast: true, input: input, catalog: catalog, existing: existing) == plain,
+        "\(input)")
     }
   }
 
@@ -91,5 +122,14 @@ struct PricedBatchTests {
     #expect(plain.rejected == 1)
     #expect(
       try run(fast: true, input: input, catalog: catalog, existing: existing) == plain)
+  }
+
+  @Test func refsTheFastPathWritesAreFoundInTheIndexAfterwards() throws {
+    let input = (0..<300).map { "@ref-\($0) sku-\($0 % 50)=\($0 % 7 + 1)" }.joined(separator: "\n")
+    let again = (250..<350).map { "@ref-\($0) sku-\($0 % 50)=\($0 % 7 + 1)" }.joined(
+      separator: "\n")
+    let plain = try run(fast: false, input: input, catalog: catalog, again: again)
+    #expect(try run(fast: true, input: input, catalog: catalog, again: again) == plain)
+    #expect(plain.file.split(separator: UInt8(ascii: "\n")).count == 350)
   }
 }

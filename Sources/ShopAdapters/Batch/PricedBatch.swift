@@ -3,10 +3,11 @@ import ShopCore
 /// The fast path of `shop batch -q` into an orders file, fenced in this file: a group whose
 /// every line is a plain cart of SKUs the catalog sells is priced straight from the input's
 /// bytes and written straight into the file's buffer, with no `Request`, `Cart`, `Draft` or
-/// `Order` made, no `String` per SKU and no allocation per line. A group with any other line
-/// (a ref, an unknown SKU, a mistake, a total too large) is placed the plain way, by
-/// ``PlaceOrder``, which says what is wrong; so is every group of a report that tells of placed
-/// orders. A differential test keeps the two ways equal, byte for byte.
+/// `Order` made, no `String` per SKU and no allocation per line (a line's `@REF` is one
+/// ``Reference``, which the file's index needs). A group with any other line (an unknown SKU,
+/// a mistake, a total too large, a ref given twice or already held) is placed the plain way,
+/// by ``PlaceOrder``, which says what is wrong; so is every group of a report that tells of
+/// placed orders. A differential test keeps the two ways equal, byte for byte.
 public final class PricedBatch: BatchGroups {
   private let input: BatchInput
   private let store: FileOrders
@@ -47,8 +48,18 @@ public final class PricedBatch: BatchGroups {
     }
     guard more else { return nil }
     if let requests { return try placeOrder.place(requests) }
-    let last = try store.place(group, at: clock.now())
-    return PlaceOrder.GroupResult(rejected: 0, lastNumber: last)
+    switch try store.place(group, at: clock.now()) {
+    case .placed(let last): return PlaceOrder.GroupResult(rejected: 0, lastNumber: last)
+    case .refused: return try placeOrder.place(group.requests())
+    }
+  }
+
+  /// What the store did with a priced group.
+  enum Stored {
+    /// Saved and synced; the number of its last order.
+    case placed(last: Int?)
+    /// Nothing saved: a reference of the group is already held.
+    case refused
   }
 
   /// A group's orders, priced: each order's items as catalog entries and quantities.
@@ -59,6 +70,10 @@ public final class PricedBatch: BatchGroups {
     private var ends: [Int] = []
     private var totals: [Int] = []
     private var lines: [Int] = []
+    /// Per order, its `@REF`; all nil unless ``hasReferences``.
+    private(set) var references: [Reference?] = []
+    private(set) var hasReferences = false
+    private var seen: Set<Reference> = []
 
     fileprivate struct Item {
       var entry: Int
@@ -76,6 +91,9 @@ public final class PricedBatch: BatchGroups {
       ends.removeAll(keepingCapacity: true)
       totals.removeAll(keepingCapacity: true)
       lines.removeAll(keepingCapacity: true)
+      references.removeAll(keepingCapacity: true)
+      seen.removeAll(keepingCapacity: true)
+      hasReferences = false
     }
 
     /// Adds the line when it is a cart the plain way would price as this: `SKU=QTY` items
@@ -83,7 +101,19 @@ public final class PricedBatch: BatchGroups {
     /// the total within `Int`. False, with nothing added, for any other line.
     fileprivate mutating func add(_ line: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
       let first = items.count
-      guard parse(line) else {
+      var cart = line
+      var reference: Reference?
+      if line.first == UInt8(ascii: "@") {
+        var end = 1
+        while end < line.count, !CartSyntax.isBlank(line[end]) { end += 1 }
+        // A ref met before in the group is the plain way's to answer (already placed).
+        guard let text = Reference(UnsafeBufferPointer(rebasing: line[1..<end])),
+          !seen.contains(text)
+        else { return false }
+        reference = text
+        cart = UnsafeBufferPointer(rebasing: line[end...])
+      }
+      guard parse(cart) else {
         items.removeSubrange(first...)
         return false
       }
@@ -101,6 +131,11 @@ public final class PricedBatch: BatchGroups {
       ends.append(items.count)
       totals.append(total)
       lines.append(number)
+      references.append(reference)
+      if let reference {
+        seen.insert(reference)
+        hasReferences = true
+      }
       return true
     }
 
@@ -163,7 +198,7 @@ public final class PricedBatch: BatchGroups {
           }
         }
         let parsed: Result<Cart, CartError> = failure.map { .failure($0) } ?? .success(cart)
-        requests.append(Request(line: lines[index], cart: parsed))
+        requests.append(Request(line: lines[index], cart: parsed, reference: references[index]))
         start = end
       }
       return requests
@@ -171,19 +206,32 @@ public final class PricedBatch: BatchGroups {
 
     /// Appends the group's order lines, numbered from `first`, in ``OrderLayout``.
     /// - Returns: where the last line starts in `bytes`.
-    func write(numberedFrom first: Int, placedAt: Timestamp, to bytes: inout [UInt8]) -> Int {
+    /// Each order with a ref goes into `offsets` with where its line starts, `base` being
+    /// where `bytes` starts in the file.
+    func write(
+      numberedFrom first: Int, placedAt: Timestamp, to bytes: inout [UInt8],
+      references offsets: inout [(Reference, Int)], at base: Int
+    ) -> Int {
       var time: [UInt8] = []
       UTCTime.append(placedAt, to: &time)
       var bound = 0
       for item in items { bound += table.itemBound(item.entry) }
       bound += ends.count * (table.orderBound + time.count)
+      if hasReferences {
+        for reference in references { bound += reference?.text.utf8.count ?? 0 }
+      }
       var lastStart = 0
       while true {
         let fits = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
           var writer = ByteWriter(buffer)
-          lastStart = writeOrders(numberedFrom: first, time: time, to: &writer)
-          if writer.fits { bytes.append(contentsOf: writer.written) }
-          return writer.fits ? 0 : writer.count
+          var starts: [(Reference, Int)] = []
+          lastStart = writeOrders(
+            numberedFrom: first, time: time, to: &writer, references: &starts,
+            at: base + bytes.count)
+          guard writer.fits else { return writer.count }
+          offsets += starts
+          bytes.append(contentsOf: writer.written)
+          return 0
         }
         if fits == 0 { break }
         bound = fits
@@ -192,9 +240,10 @@ public final class PricedBatch: BatchGroups {
     }
 
     /// Writes every order; how many bytes from the last one's start to the end.
-    private func writeOrders(numberedFrom first: Int, time: [UInt8], to writer: inout ByteWriter)
-      -> Int
-    {
+    private func writeOrders(
+      numberedFrom first: Int, time: [UInt8], to writer: inout ByteWriter,
+      references offsets: inout [(Reference, Int)], at base: Int
+    ) -> Int {
       var start = 0
       var lastStart = 0
       time.withUnsafeBufferPointer { time in
@@ -202,7 +251,9 @@ public final class PricedBatch: BatchGroups {
           for (index, end) in ends.enumerated() {
             lastStart = writer.count
             let total = totals[index]
-            table.writeOrder(to: &writer) { value, writer in
+            let reference = hasReferences ? references[index] : nil
+            if let reference { offsets.append((reference, base + lastStart)) }
+            table.writeOrder(referenced: reference != nil, to: &writer) { value, writer in
               switch value {
               case .number: writer.put(first &+ index)
               case .total: writer.put(total)
@@ -213,7 +264,10 @@ public final class PricedBatch: BatchGroups {
                   if position > start { writer.put(OrderLayout.separator) }
                   table.writeItem(items[position].entry, items[position].quantity, to: &writer)
                 }
-              case .reference, .sku, .quantity, .price: break
+              case .reference:
+                guard var text = reference?.text else { break }
+                text.withUTF8 { writer.put($0) }
+              case .sku, .quantity, .price: break
               }
             }
             start = end
@@ -257,28 +311,36 @@ private final class SKUTable {
   /// group's orders have none): `pieces[k]` before `values[k]`, the last piece after them.
   private let pieces: [Range<Int>]
   private let values: [OrderLayout.Field]
+  /// The same for an order with a reference.
+  private let referencedPieces: [Range<Int>]
+  private let referencedValues: [OrderLayout.Field]
   /// An order's text and its integers (at most 20 bytes each), without items or the time.
   let orderBound: Int
 
   init(_ catalog: [(sku: String, price: Int)]) {
     var bytes: [UInt8] = []
-    var pieces: [Range<Int>] = []
-    var values: [OrderLayout.Field] = []
-    bytes.append(OrderLayout.objectStart)
-    var piece = 0
-    for (index, field) in OrderLayout.order.enumerated() where !field.isOptional {
-      bytes += OrderLayout.keyText(field, first: index == 0)
-      if field.value == .items { bytes.append(OrderLayout.listStart) }
-      if field.value.isQuoted { bytes.append(OrderLayout.quote) }
+    func order(referenced: Bool) -> (pieces: [Range<Int>], values: [OrderLayout.Field]) {
+      var pieces: [Range<Int>] = []
+      var values: [OrderLayout.Field] = []
+      var piece = bytes.count
+      bytes.append(OrderLayout.objectStart)
+      for (index, field) in OrderLayout.order.enumerated() where referenced || !field.isOptional {
+        bytes += OrderLayout.keyText(field, first: index == 0)
+        if field.value == .items { bytes.append(OrderLayout.listStart) }
+        if field.value.isQuoted { bytes.append(OrderLayout.quote) }
+        pieces.append(piece..<bytes.count)
+        values.append(field)
+        piece = bytes.count
+        if field.value == .items { bytes.append(OrderLayout.listEnd) }
+        if field.value.isQuoted { bytes.append(OrderLayout.quote) }
+      }
+      bytes += [OrderLayout.objectEnd, OrderLayout.lineEnd]
       pieces.append(piece..<bytes.count)
-      values.append(field)
-      piece = bytes.count
-      if field.value == .items { bytes.append(OrderLayout.listEnd) }
-      if field.value.isQuoted { bytes.append(OrderLayout.quote) }
+      return (pieces, values)
     }
-    bytes += [OrderLayout.objectEnd, OrderLayout.lineEnd]
-    pieces.append(piece..<bytes.count)
-    self.orderBound = bytes.count + 20 * values.count
+    let plain = order(referenced: false)
+    let referenced = order(referenced: true)
+    self.orderBound = bytes.count + 20 * referenced.values.count
     var entries: [Entry] = []
     for (sku, price) in catalog {
       var head: Range<Int>?
@@ -323,8 +385,10 @@ private final class SKUTable {
     self.skus = catalog.map(\.sku)
     self.slots = slots
     self.mask = size - 1
-    self.pieces = pieces
-    self.values = values
+    self.pieces = plain.pieces
+    self.values = plain.values
+    self.referencedPieces = referenced.pieces
+    self.referencedValues = referenced.values
   }
 
   deinit {
@@ -367,9 +431,11 @@ private final class SKUTable {
   /// An order's text, with `value` writing each of its values in turn.
   @inline(__always)
   func writeOrder(
-    to writer: inout ByteWriter, _ value: (OrderLayout.Field, inout ByteWriter) -> Void
+    referenced: Bool, to writer: inout ByteWriter,
+    _ value: (OrderLayout.Field, inout ByteWriter) -> Void
   ) {
-    for (index, field) in values.enumerated() {
+    let pieces = referenced ? referencedPieces : self.pieces
+    for (index, field) in (referenced ? referencedValues : values).enumerated() {
       writer.put(UnsafeBufferPointer(rebasing: text[pieces[index]]))
       value(field, &writer)
     }

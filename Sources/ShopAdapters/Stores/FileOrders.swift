@@ -73,12 +73,17 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   }
 
   /// Appends a batch group priced and encoded by ``PricedBatch``, by the same rules as
-  /// ``place(_:)``: numbered after the file's last order, stamped no earlier than it, synced.
-  /// - Returns: the number of its last order.
-  func place(_ group: PricedBatch.Group, at now: Timestamp) throws(FileError) -> Int? {
-    guard group.count > 0 else { return nil }
-    _ = try placing { file throws(FileError) in try append(group, at: now, to: file) }
-    return lastReported
+  /// ``place(_:)``: numbered after the file's last order, stamped no earlier than it, synced;
+  /// or, when a reference of the group is already held, nothing, for the plain way to answer.
+  func place(_ group: PricedBatch.Group, at now: Timestamp) throws(FileError)
+    -> PricedBatch.Stored
+  {
+    guard group.count > 0 else { return .placed(last: nil) }
+    var refused = false
+    _ = try placing { file throws(FileError) in
+      try append(group, at: now, to: file, refused: &refused)
+    }
+    return refused ? .refused : .placed(last: lastReported)
   }
 
   /// Locks the file, appends with `append`, and checks the path still names it afterwards.
@@ -182,16 +187,32 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
       recordReferences: record)
   }
 
-  /// As ``append(_:to:)`` for a priced group: its orders have no references, and the group
-  /// writes their lines itself.
-  private func append(_ group: PricedBatch.Group, at now: Timestamp, to file: LineFile)
-    throws(FileError) -> Appended
-  {
+  /// As ``append(_:to:)`` for a priced group, which writes its lines itself; `refused` when
+  /// a reference of it is already held.
+  private func append(
+    _ group: PricedBatch.Group, at now: Timestamp, to file: LineFile, refused: inout Bool
+  ) throws(FileError) -> Appended {
     let fileEnd = try file.size()
-    guard group.count > 0 else {
-      return Appended(placements: [], lastNumber: nil, restore: fileEnd) {}
-    }
+    let nothing = Appended(placements: [], lastNumber: nil, restore: fileEnd) {}
+    guard group.count > 0 else { return nothing }
     let ends = try self.ends(of: file, size: fileEnd).checked(in: file, writing: true)
+    let linesEnd = ends.linesEnd ?? 0
+    var unterminated: Order?
+    if case .whole(let order) = ends.tail { unterminated = order }
+    var indexed: (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
+    if group.hasReferences {
+      let opened = try openReferences(in: file, end: linesEnd)
+      for reference in group.references {
+        guard let reference else { continue }
+        guard unterminated?.reference != reference,
+          try opened.index.order(for: reference, in: opened.orders) == nil
+        else {
+          refused = true
+          return nothing
+        }
+      }
+      indexed = opened
+    }
     let last = ends.last?.number
     guard let first = Order.number(after: last),
       case (let lastNumber, false) = first.addingReportingOverflow(group.count - 1)
@@ -203,9 +224,25 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     if case .whole = ends.tail { pending.append(UInt8(ascii: "\n")) }
     // Each order no earlier than the one before it, as ``Draft/stamped(notBefore:)`` says.
     let placedAt = ends.last.map { max($0.placedAt, now) } ?? now
-    lastLineStart = group.write(numberedFrom: first, placedAt: placedAt, to: &pending)
+    var offsets: [(Reference, Int)] = []
+    if indexed != nil, let reference = unterminated?.reference {
+      offsets.append((reference, linesEnd))
+    }
+    lastLineStart = group.write(
+      numberedFrom: first, placedAt: placedAt, to: &pending, references: &offsets,
+      at: restore)
     try file.append(pending, at: restore, size: fileEnd, syncingFolder: ends.last == nil)
-    return Appended(placements: [], lastNumber: lastNumber, restore: restore) {}
+    let end = restore + pending.count
+    let lastStart = restore + lastLineStart
+    return Appended(placements: [], lastNumber: lastNumber, restore: restore) { [offsets] in
+      guard let indexed else { return }
+      do {
+        try indexed.index.record(
+          offsets, end: end, lastStart: lastStart, last: lastNumber, indexed.orders)
+      } catch {
+        indexed.index.drop()  // Left behind the orders: caught up on its next use.
+      }
+    }
   }
 
   /// The index of references, brought up to date under the lock, when a draft has one.
@@ -213,12 +250,19 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
   {
     guard drafts.contains(where: { $0.reference != nil }) else { return nil }
+    let opened = try openReferences(in: file, end: end)
+    opened.index.prefetch(drafts)
+    return opened
+  }
+
+  private func openReferences(in file: LineFile, end: Int) throws(FileError)
+    -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)
+  {
     let orders = ReferenceIndex.Orders(
       file: file.descriptor, identity: try file.identity(), end: end, writable: true)
     let index = referenceIndex ?? ReferenceIndex(orders: path)
     referenceIndex = index
     try index.prepare(orders)
-    index.prefetch(drafts)
     return (index, orders)
   }
 
