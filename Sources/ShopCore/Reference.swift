@@ -39,6 +39,13 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
     self.init(text.utf8)
   }
 
+  /// The same, compiled for bytes in memory rather than generic: a batch reads one a line.
+  public init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard Reference.isValid(bytes) else { return nil }
+    self.text = String(decoding: bytes, as: UTF8.self)
+    self.fingerprint = Reference.fingerprint(bytes)
+  }
+
   public var description: String { text }
 
   public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
