@@ -1,4 +1,5 @@
 import ShopCore
+import ShopTestSupport
 import Testing
 
 @testable import ShopAdapters
@@ -7,22 +8,10 @@ import Testing
 /// on random orders (fixed seed), their mutations and hand-made odd lines, the fast decoder
 /// either declines or gives exactly what the general one gives.
 struct OrderJSONDifferentialTests {
-  /// SplitMix64: the same orders on every run.
-  struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-  }
-
   static let skuBytes = Array("abcxyzABZ0189-_.".utf8)
   static let referenceBytes = Array("aZ09-_.:/".utf8)
 
-  func randomText(_ alphabet: [UInt8], _ lengths: ClosedRange<Int>, _ random: inout Seeded)
+  func randomText(_ alphabet: [UInt8], _ lengths: ClosedRange<Int>, _ random: inout SplitMix)
     -> String
   {
     let count = Int.random(in: lengths, using: &random)
@@ -31,7 +20,7 @@ struct OrderJSONDifferentialTests {
       as: UTF8.self)
   }
 
-  func randomOrder(_ random: inout Seeded) throws -> Order {
+  func randomOrder(_ random: inout SplitMix) throws -> Order {
     let lines = (0..<Int.random(in: 1...6, using: &random)).map { _ in
       OrderLine(
         sku: randomText(Self.skuBytes, 1...SKU.maximumLength, &random),
@@ -76,7 +65,7 @@ struct OrderJSONDifferentialTests {
   }
 
   @Test func bothReadEveryEncodedOrderBackAsIt() throws {
-    var random = Seeded(state: 17)
+    var random = SplitMix(seed: 17)
     for _ in 0..<500 {
       let order = try randomOrder(&random)
       let line = Array(encoded(order).dropLast())
@@ -100,7 +89,7 @@ struct OrderJSONDifferentialTests {
   }
 
   @Test func onMutatedLinesTheFastReaderDeclinesOrAgrees() throws {
-    var random = Seeded(state: 18)
+    var random = SplitMix(seed: 18)
     let noise = Array(" \"\\0-,:}{[]x.eE".utf8) + [0x80, 0xC3, 0x0D, 0x09]
     var declined = 0
     var acceptedChanged = 0
@@ -152,7 +141,7 @@ struct OrderJSONDifferentialTests {
   /// Every start of an encoded line is a prefix, all of it but the newline is the whole line,
   /// the next order's number differs at once: the torn-line rule follows the same layout.
   @Test func theTornLineRuleMatchesEveryPrefixOfTheEncodersLine() throws {
-    var random = Seeded(state: 19)
+    var random = SplitMix(seed: 19)
     for _ in 0..<60 {
       let order = try randomOrder(&random)
       let line = Array(encoded(order).dropLast())
@@ -178,3 +167,5 @@ struct OrderJSONDifferentialTests {
     }
   }
 }
+
+extension SplitMix: RandomNumberGenerator {}

@@ -65,7 +65,7 @@ struct PricedBatchTests {
     ])
 
   /// Lines of every kind a batch meets, good ones most often.
-  func randomLine(_ random: inout OrderJSONDifferentialTests.Seeded, good: Bool) -> String {
+  func randomLine(_ random: inout SplitMix, good: Bool) -> String {
     func item() -> String {
       let sku = Int.random(in: 0..<50, using: &random)
       return "sku-\(sku)=\(Int.random(in: 1...9, using: &random))"
@@ -89,7 +89,7 @@ struct PricedBatchTests {
 
   /// Into an empty file, and into one whose order holds the ref `held`.
   @Test func smallBatchesOfEveryKindPlaceAlikeEitherWay() throws {
-    var random = OrderJSONDifferentialTests.Seeded(state: 31)
+    var random = SplitMix(seed: 31)
     let held = try #require(
       Draft(
         lines: [OrderLine(sku: "sku-1", quantity: 1, price: 37)], placedAt: time,
@@ -111,7 +111,7 @@ struct PricedBatchTests {
 
   @Test func groupsTheFastPathTakesAndLeavesNumberOnFromEachOther() throws {
     // Three groups of 16,384 lines: the middle one has a line the fast path leaves.
-    var random = OrderJSONDifferentialTests.Seeded(state: 32)
+    var random = SplitMix(seed: 32)
     var lines = (0..<40_000).map { _ in randomLine(&random, good: true) }
     lines[20_000] = "nope=1 sku-1=1"
     let input = lines.joined(separator: "\n") + "\n"
