@@ -76,7 +76,7 @@ struct OrderJSONDifferentialTests {
 
   /// `line` with one random change: a byte taken out, put in or replaced (from `noise`), or
   /// the rest cut off.
-  func mutation(of line: [UInt8], noise: [UInt8], _ random: inout Seeded) -> [UInt8] {
+  func mutation(of line: [UInt8], noise: [UInt8], _ random: inout SplitMix) -> [UInt8] {
     var mutated = line
     let at = Int.random(in: 0..<mutated.count, using: &random)
     switch Int.random(in: 0..<4, using: &random) {

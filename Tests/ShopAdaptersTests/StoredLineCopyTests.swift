@@ -20,7 +20,7 @@ struct StoredLineCopyTests {
   }
 
   @Test func everyEncodedOrderIsTakenWithItsNumber() throws {
-    var random = Differential.Seeded(state: 41)
+    var random = SplitMix(seed: 41)
     for _ in 0..<500 {
       let order = try Differential().randomOrder(&random)
       let line = Array(Differential().encoded(order).dropLast())
@@ -29,7 +29,7 @@ struct StoredLineCopyTests {
   }
 
   @Test func onMutatedLinesTheCheckTakesWhatTheDecoderTakes() throws {
-    var random = Differential.Seeded(state: 42)
+    var random = SplitMix(seed: 42)
     let noise = Array(" \"\\0-,:}{[]x.eE19".utf8) + [0x80, 0xC3, 0x0D, 0x09]
     var declined = 0
     var takenChanged = 0
