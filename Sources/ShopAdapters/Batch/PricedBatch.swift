@@ -1,5 +1,8 @@
 import ShopCore
 
+// Over 300 lines on purpose: the batch's fast path is fenced in this one file, so all the
+// code that prices and writes past the plain way is read, tested and changed together.
+
 /// The fast path of `shop batch -q` into an orders file, fenced in this file: a group whose
 /// every line is a plain cart of SKUs the catalog sells is priced straight from the input's
 /// bytes and written straight into the file's buffer, with no `Request`, `Cart`, `Draft` or
