@@ -157,6 +157,22 @@ extension Shop {
     return (run, kibibytes)
   }
 
+  typealias AddChdir =
+    @convention(c) (
+      UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+    ) -> Int32
+
+  /// glibc's posix_spawn_file_actions_addchdir_np (2.29 on), which Swift's Glibc module does
+  /// not show: with it a run starts `shop` alone, without starting a shell first.
+  nonisolated(unsafe) private static let addChdir: AddChdir? = {
+    #if os(Linux)
+      guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return nil }
+      return unsafeBitCast(symbol, to: AddChdir.self)
+    #else
+      return nil
+    #endif
+  }()
+
   private func spawn(
     _ arguments: [[UInt8]], input: [UInt8], environment: [String: String], through: [String]
   ) throws -> (run: Run, signal: Int32?) {
@@ -174,11 +190,17 @@ extension Shop {
     let variables = ["HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"].merging(environment) {
       $1
     }
-    // The shell only moves into the sandbox, so relative paths among fuzzed arguments land
-    // there and never in the work tree; `exec` leaves `shop` as the process we wait for.
-    let shell =
-      ["/bin/sh", "-c", #"cd "$0" || exit 99; exec "$@""#, folder.path] + through + [Shop.binary]
-    let argv = (shell.map { Array($0.utf8) } + arguments).map {
+    // The child moves into the sandbox, so relative paths among fuzzed arguments land there
+    // and never in the work tree: by itself where glibc can, else through a shell whose `exec`
+    // leaves `shop` as the process we wait for.
+    var command = through + [Shop.binary]
+    if let addChdir = Shop.addChdir {
+      let moved = addChdir(&actions, folder.path)
+      guard moved == 0 else { throw POSIXError(POSIXErrorCode(rawValue: moved) ?? .EIO) }
+    } else {
+      command = ["/bin/sh", "-c", #"cd "$0" || exit 99; exec "$@""#, folder.path] + command
+    }
+    let argv = (command.map { Array($0.utf8) } + arguments).map {
       bytes -> UnsafeMutablePointer<CChar>? in
       let copy = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
       for (index, byte) in bytes.enumerated() { copy[index] = CChar(bitPattern: byte) }
@@ -191,7 +213,7 @@ extension Shop {
       for variable in envp { free(variable) }
     }
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv + [nil], envp + [nil])
+    let spawned = posix_spawn(&pid, command[0], &actions, nil, argv + [nil], envp + [nil])
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0, errno == EINTR {}
