@@ -33,6 +33,7 @@ public struct DecimalInteger: Sendable {
   public let leadingZeros: LeadingZeros
   public let range: ClosedRange<Int>
 
+  @inlinable
   public init(sign: Sign, leadingZeros: LeadingZeros, range: ClosedRange<Int>) {
     self.sign = sign
     self.leadingZeros = leadingZeros
@@ -64,7 +65,19 @@ public struct DecimalInteger: Sendable {
     let negative = sign == .minus && index < bytes.endIndex && bytes[index] == UInt8(ascii: "-")
     if negative { index = bytes.index(after: index) }
     let first = index
+    // Up to 18 digits can't overflow an Int, so those are summed without checks; only a
+    // longer number (rare: no price or order number has 19 digits) takes the checked way.
     var value = 0
+    var count = 0
+    while index < bytes.endIndex, count < 18 {
+      let digit = bytes[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      value = value &* 10 &+ Int(digit)
+      count &+= 1
+      index = bytes.index(after: index)
+    }
+    guard count > 0 else { return nil }
+    if negative { value = -value }
     var fits = true
     while index < bytes.endIndex, DecimalInteger.isDigit(bytes[index]) {
       if fits {
@@ -80,7 +93,6 @@ public struct DecimalInteger: Sendable {
       }
       index = bytes.index(after: index)
     }
-    guard index != first else { return nil }
     if leadingZeros == .refused, bytes[first] == UInt8(ascii: "0"),
       bytes.index(after: first) != index
     {

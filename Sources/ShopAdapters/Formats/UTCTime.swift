@@ -47,8 +47,11 @@ enum UTCTime {
     return Timestamp(secondsSince1970: days * 86400 + hour * 3600 + minute * 60 + second)
   }
 
-  /// A field's fixed digits; each field's own range is checked after.
-  private static let field = DecimalInteger(sign: .none, leadingZeros: .allowed, range: 0...9999)
+  /// A field's fixed digits; each field's own range is checked after. Computed, as
+  /// JSONParser's, so the six reads of every stored time fold to plain digit loops.
+  private static var field: DecimalInteger {
+    DecimalInteger(sign: .none, leadingZeros: .allowed, range: 0...9999)
+  }
 
   static func parse(_ text: String) -> Timestamp? {
     var text = text
