@@ -10,6 +10,9 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
   /// ref under, and what a dictionary hashes, so a batch hashes each ref's bytes once.
   public let fingerprint: UInt64
 
+  /// Inlinable, so a caller reading bytes in memory (a batch reads one ref a line) gets a copy
+  /// compiled for its own collection rather than the generic one.
+  @inlinable
   public init?(_ bytes: some Collection<UInt8>) {
     guard Reference.isValid(bytes) else { return nil }
     self.text = String(decoding: bytes, as: UTF8.self)
@@ -26,6 +29,7 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
 
   /// FNV-1a, then a 64-bit finalizer so that the low bits are well mixed; never 0, which an
   /// index may keep for an empty slot.
+  @inlinable
   public static func fingerprint(_ bytes: some Sequence<UInt8>) -> UInt64 {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -39,21 +43,15 @@ public struct Reference: Hashable, Sendable, CustomStringConvertible {
     self.init(text.utf8)
   }
 
-  /// The same, compiled for bytes in memory rather than generic: a batch reads one a line.
-  public init?(_ bytes: UnsafeBufferPointer<UInt8>) {
-    guard Reference.isValid(bytes) else { return nil }
-    self.text = String(decoding: bytes, as: UTF8.self)
-    self.fingerprint = Reference.fingerprint(bytes)
-  }
-
   public var description: String { text }
 
+  @inlinable
   public static func isValid(_ bytes: some Collection<UInt8>) -> Bool {
     guard !bytes.isEmpty, bytes.count <= maximumLength else { return false }
     return bytes.allSatisfy(isAllowed)
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func isAllowed(_ byte: UInt8) -> Bool {
     SKU.isAllowed(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/")
   }

@@ -117,18 +117,7 @@ struct LineFile {
 
   /// The 1-based line that starts at `offset`; reads the file up to it, so only for errors.
   func lineNumber(at offset: Int) throws(FileError) -> Int {
-    var lines = 1
-    var position = 0
-    var block = [UInt8](repeating: 0, count: LineFile.chunkBytes)
-    while position < offset {
-      let length = min(block.count, offset - position)
-      try read(into: &block, at: position, range: 0..<length)
-      lines += block.withUnsafeBytes {
-        System.count(UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: $0[..<length]))
-      }
-      position += length
-    }
-    return lines
+    try newlines(before: offset) + 1
   }
 
   /// The line that ends at the newline at `newline`: where it starts, and its bytes (nil when
