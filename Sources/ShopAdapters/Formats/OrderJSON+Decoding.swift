@@ -1,5 +1,7 @@
 import ShopCore
 
+// The general reader of an order line, whole: it is one grammar, and a few lines over 300.
+
 extension OrderJSON {
   /// Reads one line (without its newline) back into an order, or says why it is not one.
   /// Strict: totals and payable must agree with the items, every SKU must be valid, no key

@@ -1,5 +1,9 @@
 import ShopCore
 
+// Over 300 lines on purpose: this is the writer's one job, under one lock: check the file,
+// append a group (drafts or a priced batch group), record its refs, sync, let go. Split, the
+// steps that must happen in order under the lock would be read in different files.
+
 /// Orders in a JSON Lines file (one ``OrderJSON`` object a line), appended, never rewritten,
 /// and safe to share between any number of processes.
 ///
