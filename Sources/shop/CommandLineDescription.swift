@@ -63,38 +63,27 @@ enum Conflicting: Sendable {
   }
 }
 
-/// Where the parser puts an option's value: a field of ``OptionValues`` named by a key path,
-/// so a misspelt target does not compile and no option is looked up by its name.
+/// Where the parser puts an option's value: a field of ``OptionValues`` named by a case of
+/// its kind's enum, so a misspelt target does not compile and no option is looked up by its
+/// name. Enums rather than key paths: the runtime builds each key path on first use, and the
+/// dozen of them were 40% of the instructions of a `shop place`.
 enum OptionTarget: Sendable, Equatable {
   /// A flag: the field becomes true when the option is given.
-  case flag(WritableKeyPath<OptionValues, Bool> & Sendable)
+  case flag(OptionValues.Flag)
   /// A path, kept as its bytes.
-  case path(WritableKeyPath<OptionValues, FilePath?> & Sendable)
+  case path(OptionValues.Path)
   /// A whole number from 1.
-  case number(WritableKeyPath<OptionValues, Int?> & Sendable)
+  case number(OptionValues.Number)
   /// One of some words.
-  case word(WritableKeyPath<OptionValues, String?> & Sendable)
+  case word(OptionValues.Word)
   /// A date or a UTC time, with the text typed.
-  case time(WritableKeyPath<OptionValues, TypedTime?> & Sendable)
+  case time(OptionValues.Time)
   /// An order's reference.
-  case reference(WritableKeyPath<OptionValues, Reference?> & Sendable)
+  case reference(OptionValues.Ref)
   /// `-h`, `--help`: show help instead of running.
   case help
   /// `--version`, before any command.
   case version
-
-  static func == (left: OptionTarget, right: OptionTarget) -> Bool {
-    switch (left, right) {
-    case (.flag(let a), .flag(let b)): return a == b
-    case (.path(let a), .path(let b)): return a == b
-    case (.number(let a), .number(let b)): return a == b
-    case (.word(let a), .word(let b)): return a == b
-    case (.time(let a), .time(let b)): return a == b
-    case (.reference(let a), .reference(let b)): return a == b
-    case (.help, .help), (.version, .version): return true
-    default: return false
-    }
-  }
 }
 
 /// Every option's value once parsed, each where its description's target puts it.
@@ -112,6 +101,81 @@ struct OptionValues: Equatable, Sendable {
   var until: TypedTime?
   var by: String?
   var reference: Reference?
+
+  enum Flag: Sendable { case quiet, json, memory, explain, count, csv }
+  enum Path: Sendable { case catalog, orders }
+  enum Number: Sendable { case last }
+  enum Word: Sendable { case by }
+  enum Time: Sendable { case since, until }
+  enum Ref: Sendable { case reference }
+
+  subscript(field: Flag) -> Bool {
+    get {
+      switch field {
+      case .quiet: quiet
+      case .json: json
+      case .memory: memory
+      case .explain: explain
+      case .count: count
+      case .csv: csv
+      }
+    }
+    set {
+      switch field {
+      case .quiet: quiet = newValue
+      case .json: json = newValue
+      case .memory: memory = newValue
+      case .explain: explain = newValue
+      case .count: count = newValue
+      case .csv: csv = newValue
+      }
+    }
+  }
+
+  subscript(field: Path) -> FilePath? {
+    get {
+      switch field {
+      case .catalog: catalog
+      case .orders: orders
+      }
+    }
+    set {
+      switch field {
+      case .catalog: catalog = newValue
+      case .orders: orders = newValue
+      }
+    }
+  }
+
+  subscript(field: Number) -> Int? {
+    get { last }
+    set { last = newValue }
+  }
+
+  subscript(field: Word) -> String? {
+    get { by }
+    set { by = newValue }
+  }
+
+  subscript(field: Time) -> TypedTime? {
+    get {
+      switch field {
+      case .since: since
+      case .until: until
+      }
+    }
+    set {
+      switch field {
+      case .since: since = newValue
+      case .until: until = newValue
+      }
+    }
+  }
+
+  subscript(field: Ref) -> Reference? {
+    get { reference }
+    set { reference = newValue }
+  }
 }
 
 /// A time as typed (for messages) and the instant it names.
@@ -135,7 +199,7 @@ struct OptionDescription: Sendable, Equatable {
   /// A flag that sets `field`.
   static func flag(
     short: String? = nil, _ long: String, help: String,
-    sets field: WritableKeyPath<OptionValues, Bool> & Sendable
+    sets field: OptionValues.Flag
   ) -> OptionDescription {
     OptionDescription(short: short, long: long, value: nil, help: help, target: .flag(field))
   }
@@ -143,7 +207,7 @@ struct OptionDescription: Sendable, Equatable {
   /// An option whose value is a path, kept in `field`.
   static func path(
     _ long: String, name: String, help: String, defaults: [String] = [],
-    sets field: WritableKeyPath<OptionValues, FilePath?> & Sendable
+    sets field: OptionValues.Path
   ) -> OptionDescription {
     OptionDescription(
       long: long, value: ValueDescription(name: name, kind: .path), help: help,
@@ -152,7 +216,7 @@ struct OptionDescription: Sendable, Equatable {
 
   /// An option whose value is a date or UTC time, kept in `field`.
   static func time(
-    _ long: String, help: String, sets field: WritableKeyPath<OptionValues, TypedTime?> & Sendable
+    _ long: String, help: String, sets field: OptionValues.Time
   ) -> OptionDescription {
     OptionDescription(
       long: long, value: ValueDescription(name: "time", kind: .time), help: help,
@@ -162,7 +226,7 @@ struct OptionDescription: Sendable, Equatable {
   /// An option whose value is one of `words`, kept in `field`.
   static func word(
     _ long: String, name: String, _ words: [String], help: String,
-    sets field: WritableKeyPath<OptionValues, String?> & Sendable
+    sets field: OptionValues.Word
   ) -> OptionDescription {
     OptionDescription(
       long: long, value: ValueDescription(name: name, kind: .word(words)), help: help,
@@ -172,7 +236,7 @@ struct OptionDescription: Sendable, Equatable {
   /// An option whose value is a count (`--last 3`), kept in `field`.
   static func count(
     _ long: String, name: String, help: String,
-    sets field: WritableKeyPath<OptionValues, Int?> & Sendable
+    sets field: OptionValues.Number
   ) -> OptionDescription {
     OptionDescription(
       long: long, value: ValueDescription(name: name, kind: .count), help: help,

@@ -11,59 +11,59 @@ extension OptionDescription {
     target: .version)
   static let quiet = OptionDescription.flag(
     short: "-q", "--quiet",
-    help: "Report nothing on standard output; errors still go to standard error.", sets: \.quiet)
+    help: "Report nothing on standard output; errors still go to standard error.", sets: .quiet)
   static let json = OptionDescription.flag(
-    "--json", help: "Report one JSON object per line.", sets: \.json)
+    "--json", help: "Report one JSON object per line.", sets: .json)
   static let memory = OptionDescription.flag(
-    "--memory", help: "Keep orders in memory for this run only.", sets: \.memory)
+    "--memory", help: "Keep orders in memory for this run only.", sets: .memory)
   static let count = OptionDescription.flag(
-    "--count", help: "Print only the number of saved orders.", sets: \.count)
+    "--count", help: "Print only the number of saved orders.", sets: .count)
   static let last = OptionDescription.count(
-    "--last", name: "n", help: "List only the newest N orders.", sets: \.last)
+    "--last", name: "n", help: "List only the newest N orders.", sets: .last)
   static let explain = OptionDescription.flag(
     "--explain",
     help: """
       Print which catalog, store and report this command line would use, and why; read, \
       write and connect to nothing.
-      """, sets: \.explain)
+      """, sets: .explain)
 
   static let reference = OptionDescription(
     long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
     help: "The order's ref: 1-64 letters, digits, '-', '_', '.', ':' or '/'. Placed at most once.",
-    target: .reference(\.reference))
+    target: .reference(.reference))
 
   static let catalog = OptionDescription.path(
     "--catalog", name: "path",
     help: "The catalog, a CSV file of sku,price lines (a header may name more columns).",
-    defaults: ["$SHOP_CATALOG", "the built-in catalog: pen 30, lamp 190"], sets: \.catalog)
+    defaults: ["$SHOP_CATALOG", "the built-in catalog: pen 30, lamp 190"], sets: .catalog)
 
   static let orders = OptionDescription.path(
     "--orders", name: "path-or-uri",
     help: "The orders file, or a postgresql:// URI (PostgreSQL build).",
     defaults: [
       "$SHOP_ORDERS", "$XDG_DATA_HOME/shop/orders.jsonl", "~/.local/share/shop/orders.jsonl",
-    ], sets: \.orders)
+    ], sets: .orders)
 
   static let csv = OptionDescription.flag(
     "--csv",
     help: """
       Print CSV (RFC 4180, CRLF line ends) with a header: number, placedAt, items, total, \
       payable.
-      """, sets: \.csv)
+      """, sets: .csv)
 
   static let since = OptionDescription.time(
     "--since",
     help: """
       Only orders placed at TIME or later: a date (2026-12-01: from its midnight, UTC) or a \
       UTC time (2026-12-01T09:30Z, 2026-12-01T09:30:00Z).
-      """, sets: \.since)
+      """, sets: .since)
 
   static let until = OptionDescription.time(
     "--until",
     help: """
       Only orders placed before TIME, which is left out: --since 2026-12-01 --until \
       2026-12-02 is the one day.
-      """, sets: \.until)
+      """, sets: .until)
 
   /// The options of `place`; `batch` has the same, but for the words of `-q`.
   static let placement: [OptionDescription] = [

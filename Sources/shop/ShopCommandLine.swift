@@ -54,7 +54,7 @@ extension CommandLineDescription {
         options: [
           .orders,
           .flag(
-            "--json", help: "Print each order as stored, one JSON object per line.", sets: \.json),
+            "--json", help: "Print each order as stored, one JSON object per line.", sets: .json),
           .csv,
           .count,
           .last,
@@ -90,8 +90,8 @@ extension CommandLineDescription {
           .orders, .since, .until,
           .word(
             "--by", name: "group", ["day", "sku"],
-            help: "One line per day or per SKU: day or sku.", sets: \.by),
-          .flag("--json", help: "Print one JSON object per line.", sets: \.json),
+            help: "One line per day or per SKU: day or sku.", sets: .by),
+          .flag("--json", help: "Print one JSON object per line.", sets: .json),
           .explain,
           .help,
         ],
@@ -102,7 +102,7 @@ extension CommandLineDescription {
         abstract: "List the catalog's SKUs and prices, sorted by SKU.",
         discussion: "",
         options: [
-          .catalog, .flag("--json", help: "Print one JSON object per SKU.", sets: \.json),
+          .catalog, .flag("--json", help: "Print one JSON object per SKU.", sets: .json),
           .explain, .help,
         ],
         operands: [],

@@ -11,7 +11,7 @@ struct CommandLineDescriptionTests {
     // Its value goes to a field `catalog` does not read, so the invocation stays the same.
     let gift = OptionDescription.path(
       "--gift-wrap", name: "paper", help: "Wrap every item in this paper.",
-      defaults: ["$SHOP_PAPER", "brown paper"], sets: \.orders)
+      defaults: ["$SHOP_PAPER", "brown paper"], sets: .orders)
     for index in description.commands.indices where description.commands[index].name == "catalog" {
       description.commands[index].options.insert(gift, at: 0)
     }
