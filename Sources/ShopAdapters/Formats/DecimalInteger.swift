@@ -57,7 +57,7 @@ public struct DecimalInteger: Sendable {
   /// Reads the sign and every digit from `start`, in range or not, so a caller reading a
   /// longer text knows where the number ends. Nil when there is no digit there, or when a
   /// leading zero is refused.
-  @inlinable
+  @inlinable @inline(__always)
   public func scan<Bytes: Collection<UInt8>>(
     _ bytes: Bytes, from start: Bytes.Index
   ) -> Scan<Bytes.Index>? {
