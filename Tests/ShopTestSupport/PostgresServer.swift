@@ -149,23 +149,12 @@ public final class PostgresServer: Sendable {
   /// A socket on 127.0.0.1 that listens but never accepts: the kernel completes a client's
   /// connection, and then nothing ever answers it. Close it with `close`.
   public static func silentListener() throws -> (socket: Int32, port: Int) {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw ServerError("socket failed") }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-        bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
-      }
-    }
-    guard bound, listen(socket, 16) == 0 else {
+    let (socket, port) = try boundSocket()
+    guard listen(socket, 16) == 0 else {
       close(socket)
       throw ServerError("can't listen")
     }
-    return (socket, Int(UInt16(bigEndian: address.sin_port)))
+    return (socket, port)
   }
 
   /// The process id of the server's session for `shop` in `database` (the one connected
@@ -193,9 +182,15 @@ public final class PostgresServer: Sendable {
 
   /// A port nothing listens on now: bind to port 0 and ask which one the kernel gave.
   private static func freePort() throws -> Int {
+    let (socket, port) = try boundSocket()
+    close(socket)
+    return port
+  }
+
+  /// A TCP socket bound to 127.0.0.1 at a port the kernel chose, and that port.
+  private static func boundSocket() throws -> (socket: Int32, port: Int) {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw ServerError("socket failed") }
-    defer { close(socket) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -206,8 +201,11 @@ public final class PostgresServer: Sendable {
         bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
       }
     }
-    guard bound else { throw ServerError("no free port") }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard bound else {
+      close(socket)
+      throw ServerError("no free port")
+    }
+    return (socket, Int(UInt16(bigEndian: address.sin_port)))
   }
 }
 
