@@ -96,7 +96,7 @@ struct CommandLineParser {
         if attached != nil { throw error("option '\(option.long)' takes no value", command) }
         switch option.target {
         case .help: wantsHelp = true
-        case .flag(let field): parsed.values[field] = true
+        case .flag(let field): parsed.values.flags[field] = true
         default: throw error("option '\(option.long)' is described without a value", command)
         }
         parsed.given.append(option.long)
@@ -124,12 +124,12 @@ struct CommandLineParser {
       try check(given, value.kind, "'\(option.long)'", command)
       // Given twice, the last one counts.
       switch option.target {
-      case .path(let field): parsed.values[field] = FilePath(given)
-      case .number(let field): parsed.values[field] = CommandLineParser.number(given)
-      case .word(let field): parsed.values[field] = String(decoding: given, as: UTF8.self)
-      case .reference(let field): parsed.values[field] = Reference(given)
+      case .path(let field): parsed.values.paths[field] = FilePath(given)
+      case .number(let field): parsed.values.numbers[field] = CommandLineParser.number(given)
+      case .word(let field): parsed.values.words[field] = String(decoding: given, as: UTF8.self)
+      case .reference(let field): parsed.values.references[field] = Reference(given)
       case .time(let field):
-        parsed.values[field] = TimeArgument.timestamp(given).map {
+        parsed.values.times[field] = TimeArgument.timestamp(given).map {
           TypedTime(text: given, timestamp: $0)
         }
       default: throw error("option '\(option.long)' is described as a flag", command)

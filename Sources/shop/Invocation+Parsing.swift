@@ -30,7 +30,8 @@ extension Invocation {
     switch command {
     case .place:
       switch CartSyntax.cart(arguments: parsed.operands) {
-      case .success(let cart): self = .place(PlacementOptions(values), cart, values.reference)
+      case .success(let cart):
+        self = .place(PlacementOptions(values), cart, values.references[.reference])
       case .failure(let error):
         throw UsageError(reason: "\(error)", command: described, in: description)
       }
@@ -38,32 +39,36 @@ extension Invocation {
       let input = parsed.operands.first.flatMap { $0 == [UInt8(ascii: "-")] ? nil : $0 }
       self = .batch(PlacementOptions(values), input: input.map(FilePath.init))
     case .orders:
-      var options = OrdersOptions(ordersPath: values.orders, json: values.json)
-      options.explain = values.explain
-      options.csv = values.csv
+      var options = OrdersOptions(
+        ordersPath: values.paths[.orders], json: values.flags[.json])
+      options.explain = values.flags[.explain]
+      options.csv = values.flags[.csv]
       options.range = try TimeRange(values, described, description)
-      if values.count {
+      if values.flags[.count] {
         options.selection = .count
-      } else if let last = values.last {
+      } else if let last = values.numbers[.last] {
         options.selection = .last(last)
-      } else if let reference = values.reference {
+      } else if let reference = values.references[.reference] {
         options.selection = .reference(reference)
       } else if !parsed.operands.isEmpty {
         options.selection = .numbers(parsed.operands.compactMap(CommandLineParser.number))
       }
       self = .orders(options)
     case .summary:
-      var options = SummaryOptions(ordersPath: values.orders, json: values.json)
-      options.explain = values.explain
+      var options = SummaryOptions(
+        ordersPath: values.paths[.orders], json: values.flags[.json])
+      options.explain = values.flags[.explain]
       options.range = try TimeRange(values, described, description)
-      switch values.by {
+      switch values.words[.by] {
       case "day": options.grouping = .day
       case "sku": options.grouping = .sku
       default: options.grouping = .none
       }
       self = .summary(options)
     case .catalog:
-      self = .catalog(catalogPath: values.catalog, json: values.json, explain: values.explain)
+      self = .catalog(
+        catalogPath: values.paths[.catalog], json: values.flags[.json],
+        explain: values.flags[.explain])
     case .help:
       let topic = parsed.operands.first.map { String(decoding: $0, as: UTF8.self) }
       self = .help(topic.flatMap(Command.init(rawValue:)))
@@ -86,23 +91,25 @@ extension TimeRange {
     _ values: OptionValues, _ described: CommandDescription,
     _ description: CommandLineDescription
   ) throws(UsageError) {
-    if let since = values.since, let until = values.until, until.timestamp <= since.timestamp {
+    if let since = values.times[.since], let until = values.times[.until],
+      until.timestamp <= since.timestamp
+    {
       let reason =
         "'--until' \(TerminalText.quoted(until.text)) must be later than '--since' "
         + TerminalText.quoted(since.text)
       throw UsageError(reason: reason, command: described, in: description)
     }
-    self.init(since: values.since?.timestamp, until: values.until?.timestamp)
+    self.init(since: values.times[.since]?.timestamp, until: values.times[.until]?.timestamp)
   }
 }
 
 extension PlacementOptions {
   fileprivate init(_ values: OptionValues) {
     self.init()
-    report = values.quiet ? .quiet : values.json ? .json : .text
-    catalogPath = values.catalog
-    ordersPath = values.orders
-    memory = values.memory
-    explain = values.explain
+    report = values.flags[.quiet] ? .quiet : values.flags[.json] ? .json : .text
+    catalogPath = values.paths[.catalog]
+    ordersPath = values.paths[.orders]
+    memory = values.flags[.memory]
+    explain = values.flags[.explain]
   }
 }

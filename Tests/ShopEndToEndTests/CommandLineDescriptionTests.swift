@@ -28,7 +28,7 @@ struct CommandLineDescriptionTests {
       Issue.record("not parsed as a command")
       return
     }
-    #expect(parsed.values.orders == FilePath("red"))
+    #expect(parsed.values.paths[.orders] == FilePath("red"))
     #expect(
       try Invocation(parsing: arguments, in: description)
         == .catalog(catalogPath: nil, json: true, explain: false))
