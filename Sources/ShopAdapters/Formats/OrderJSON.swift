@@ -29,31 +29,23 @@ enum OrderJSON {
       for item in order.lines { bound += 96 + ByteWriter.jsonStringBound(item.sku) }
       ByteWriter.append(to: &bytes, capacity: bound) { writer in
         var first = writer.putObjectStart(line: line)
+        // The table says which members and in what order; each is its key, then its value.
         for field in OrderLayout.order {
+          if field.isOptional, order.reference == nil { continue }
+          writer.putKey(field, first: &first)
           switch field {
-          case .number:
-            writer.putKey(field, first: &first)
-            writer.put(order.number)
+          case .number: writer.put(order.number)
           case .reference:
-            guard let reference = order.reference else { continue }
-            writer.putKey(field, first: &first)
-            writer.putJSONString(reference.text)
-          case .items:
-            writer.putKey(field, first: &first)
-            writer.putItems(order.lines)
-          case .total:
-            writer.putKey(field, first: &first)
-            writer.put(order.total)
-          case .payable:
-            writer.putKey(field, first: &first)
-            writer.put(order.payable)
+            if let reference = order.reference { writer.putJSONString(reference.text) }
+          case .items: writer.putItems(order.lines)
+          case .total: writer.put(order.total)
+          case .payable: writer.put(order.payable)
           case .placedAt:
-            writer.putKey(field, first: &first)
             writer.put(OrderLayout.quote)
             writer.put(cachedText)
             writer.put(OrderLayout.quote)
-          case .sku, .quantity, .price:
-            continue
+          // An item's members, written by putItems, never an order's.
+          case .sku, .quantity, .price: break
           }
         }
         if alreadyPlaced { writer.put(#","alreadyPlaced":true"#) }
