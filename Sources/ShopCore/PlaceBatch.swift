@@ -13,34 +13,23 @@ public protocol BatchGroups: AnyObject {
   func placeNext() throws -> PlaceOrder.GroupResult?
 }
 
-/// The plain way: a source's groups of requests, each placed by the use case.
-public final class RequestGroups: BatchGroups {
-  private let source: any RequestSource
-  private let placeOrder: PlaceOrder
-
-  public init(source: any RequestSource, placeOrder: PlaceOrder) {
-    self.source = source
-    self.placeOrder = placeOrder
-  }
-
-  public func placeNext() throws -> PlaceOrder.GroupResult? {
-    guard let group = try source.nextGroup() else { return nil }
-    return try placeOrder.place(group)
-  }
-}
-
 /// The use case of `shop batch`: places every group of requests a source gives, in order.
 public struct PlaceBatch {
-  private let groups: any BatchGroups
+  /// The next group placed, or nil at the end of input.
+  private let placeNext: () throws -> PlaceOrder.GroupResult?
 
+  /// The plain way: each of the source's groups of requests placed by the use case.
   public init(source: any RequestSource, placeOrder: PlaceOrder) {
-    self.init(groups: RequestGroups(source: source, placeOrder: placeOrder))
+    placeNext = {
+      guard let group = try source.nextGroup() else { return nil }
+      return try placeOrder.place(group)
+    }
   }
 
   /// Groups placed another way than one ``Request`` at a time, such as an adapter that prices
   /// a file's lines straight from its bytes; the outcome must be the same.
   public init(groups: any BatchGroups) {
-    self.groups = groups
+    placeNext = groups.placeNext
   }
 
   /// Places groups until the source ends.
@@ -52,7 +41,7 @@ public struct PlaceBatch {
     var rejected = 0
     var lastReported: Int?
     do {
-      while let placed = try groups.placeNext() {
+      while let placed = try placeNext() {
         rejected += placed.rejected
         lastReported = placed.lastNumber ?? lastReported
       }

@@ -1,6 +1,7 @@
-import ShopCore
 import ShopTestSupport
 import Testing
+
+@testable import ShopCore
 
 /// A history in an array, with the default range and summary of ``OrderHistory``.
 final class ArrayHistory: OrderHistory {
