@@ -55,12 +55,28 @@ struct BatchInputTests {
       ])
   }
 
-  @Test func largeInputsComeInBoundedGroupsWithNoLineLost() throws {
-    let lines = (1...120_000).map { "sku\($0 % 1000)=\($0 % 7 + 1)" }
-    let groups = try groups(of: lines.joined(separator: "\n") + "\n")
+  @Test(arguments: [(500, BatchInput.groupBytes), (BatchInput.groupLines, 4096), (300, 3000)])
+  func largeInputsComeInBoundedGroupsWithNoLineLost(lines groupLines: Int, bytes groupBytes: Int)
+    throws
+  {
+    // Smaller groups than in use reach the same edges with fewer lines: a group ends at its
+    // count of lines or once it holds its bytes, and the next starts at the next line.
+    let lines = (1...12_000).map { "sku\($0 % 1000)=\($0 % 7 + 1)" }
+    let text = lines.joined(separator: "\n") + "\n"
+    let input = BatchInput(
+      descriptor: BufferSource(Array(text.utf8), chunk: 1000), name: "in",
+      groupLines: groupLines, groupBytes: groupBytes)
+    var groups: [[Request]] = []
+    while let group = try input.nextGroup() { groups.append(group) }
     #expect(groups.count > 1)
+    let longest = lines.map(\.utf8.count).max() ?? 0
+    for group in groups {
+      #expect(group.count <= groupLines)
+      let bytes = group.reduce(0) { $0 + lines[($1.line ?? 1) - 1].utf8.count + 1 }
+      #expect(bytes <= groupBytes + longest, "a group of \(bytes) bytes")
+    }
     let all = groups.flatMap { $0 }
-    #expect(all.map(\.line) == Array(1...120_000))
+    #expect(all.map(\.line) == Array(1...12_000))
     #expect(describe(all).map { $0.split(separator: " ").last.map(String.init) ?? "" } == lines)
   }
 

@@ -179,6 +179,33 @@ struct OrderLogEndsTests {
     }
   }
 
+  @Test func newlinesAreCountedAlikeAcrossHoles() throws {
+    // Data at the start, between holes, across a block's edge and just before a hole at the
+    // end: the count skips the holes, never what lies between them.
+    let folder = try TemporaryFolder()
+    let path = try folder.write("sparse", "")
+    let islands = [
+      (0, "a\nb\n"), (3 << 20, "\n\nc"), ((5 << 20) + 4095, "\nd\n"), ((9 << 20) - 1, "\n"),
+    ]
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    for (offset, text) in islands {
+      try handle.seek(toOffset: UInt64(offset))
+      try handle.write(contentsOf: Data(text.utf8))
+    }
+    try handle.truncate(atOffset: 12 << 20)
+    try handle.close()
+    let newlines = islands.flatMap { offset, text in
+      text.utf8.enumerated().filter { $0.element == UInt8(ascii: "\n") }.map { offset + $0.offset }
+    }
+    let file = LineFile(
+      path: FilePath(path), descriptor: try Descriptor.open(FilePath(path), .read),
+      lineBound: 1 << 20)
+    let ends = [0, 1, 2, 4, 3 << 20, (3 << 20) + 2, 5 << 20, (5 << 20) + 4096, (9 << 20) - 1]
+    for end in ends + [9 << 20, (9 << 20) + 1, 12 << 20] {
+      #expect(try file.newlines(before: end) == newlines.filter { $0 < end }.count, "\(end)")
+    }
+  }
+
   @Test func aLineLongerThanTheBoundIsRefusedAtItsLineAfterTheLinesBeforeIt() throws {
     let folder = try TemporaryFolder()
     // A bound of 1 MiB here (64 MiB in use): the same code, without writing 64 MiB lines.

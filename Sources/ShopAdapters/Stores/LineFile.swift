@@ -99,13 +99,14 @@ struct LineFile {
     return nil
   }
 
-  /// How many newlines the first `end` bytes hold, read in large chunks.
+  /// How many newlines the first `end` bytes hold, read in large chunks, holes skipped.
   func newlines(before end: Int) throws(FileError) -> Int {
     var count = 0
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
     var position = 0
-    while position < end {
-      let length = min(chunk.count, end - position)
+    while let data = descriptor.data(from: position, before: end) {
+      position = data.lowerBound
+      let length = min(chunk.count, data.upperBound - position)
       try read(into: &chunk, at: position, range: 0..<length)
       count += chunk.withUnsafeBytes {
         System.count(UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: $0[..<length]))

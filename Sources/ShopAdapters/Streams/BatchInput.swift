@@ -16,6 +16,10 @@ public final class BatchInput: RequestSource {
   public static let maximumLineBytes = 1 << 20
 
   private let descriptor: any ByteSource
+  /// ``groupLines`` and ``groupBytes``, but where a test reaches a group's edges with fewer
+  /// lines.
+  private let groupLines: Int
+  private let groupBytes: Int
   /// What the input is called in messages: its path, or a name such as "standard input".
   private let name: FilePath
   private var buffer: [UInt8]
@@ -28,24 +32,31 @@ public final class BatchInput: RequestSource {
   private var atEnd = false
 
   /// Reads an already open stream, such as standard input; `name` is for error messages.
-  public init(descriptor: any ByteSource, name: String) {
+  public init(
+    descriptor: any ByteSource, name: String, groupLines: Int = BatchInput.groupLines,
+    groupBytes: Int = BatchInput.groupBytes
+  ) {
     self.descriptor = descriptor
+    self.groupLines = max(1, groupLines)
+    self.groupBytes = max(1, groupBytes)
     self.name = FilePath(name)
-    self.buffer = BatchInput.makeBuffer()
+    self.buffer = BatchInput.makeBuffer(groupBytes: self.groupBytes)
   }
 
   /// Opens the file at `path`. A FIFO is fine here (`shop batch <(…)`): it is read as a pipe.
   public init(path: FilePath) throws(FileError) {
+    self.groupLines = BatchInput.groupLines
+    self.groupBytes = BatchInput.groupBytes
     do {
       self.descriptor = try Descriptor.open(path, .readStream)
     } catch {
       throw .unreadable(path, error)
     }
     self.name = path
-    self.buffer = BatchInput.makeBuffer()
+    self.buffer = BatchInput.makeBuffer(groupBytes: BatchInput.groupBytes)
   }
 
-  private static func makeBuffer() -> [UInt8] {
+  private static func makeBuffer(groupBytes: Int) -> [UInt8] {
     [UInt8](repeating: 0, count: groupBytes + maximumLineBytes)
   }
 
@@ -95,7 +106,7 @@ public final class BatchInput: RequestSource {
       end -= start
       start = 0
     }
-    let limit = min(buffer.count, end + BatchInput.groupBytes)
+    let limit = min(buffer.count, end + groupBytes)
     repeat {
       let count: Int
       let read = buffer.withUnsafeMutableBytes { bytes in
@@ -123,7 +134,7 @@ public final class BatchInput: RequestSource {
     var visited = 0
     var consumed = 0
     buffer.withUnsafeBufferPointer { bytes in
-      while start < end, visited < BatchInput.groupLines, consumed < BatchInput.groupBytes {
+      while start < end, visited < groupLines, consumed < groupBytes {
         let rest = UnsafeBufferPointer(rebasing: bytes[start..<end])
         guard
           let newline = System.firstIndex(of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rest))

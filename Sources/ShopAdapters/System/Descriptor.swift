@@ -201,3 +201,27 @@ extension Descriptor {
     return Descriptor(raw: raw, owned: true)
   }
 }
+
+#if os(Linux)
+  // Linux's values; its C library declares them only for GNU C.
+  private let seekData: Int32 = 3
+  private let seekHole: Int32 = 4
+#else
+  private let seekData = SEEK_DATA
+  private let seekHole = SEEK_HOLE
+#endif
+
+extension Descriptor {
+  /// The first run of data at or after `offset` and before `end`, skipping holes: they read as
+  /// zeros, so a count of newlines need not read them (a file a crash left a gigabyte of zeros
+  /// long is counted at once). nil when only holes are left. Where the system can't tell holes,
+  /// the rest is all data.
+  func data(from offset: Int, before end: Int) -> Range<Int>? {
+    guard offset < end else { return nil }
+    let start = lseek(raw, off_t(offset), seekData)
+    if start < 0 { return errno == ENXIO ? nil : offset..<end }
+    guard Int(start) < end else { return nil }
+    let hole = lseek(raw, start, seekHole)
+    return Int(start)..<(hole < 0 ? end : min(Int(hole), end))
+  }
+}
