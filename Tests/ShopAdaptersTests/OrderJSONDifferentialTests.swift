@@ -145,25 +145,32 @@ struct OrderJSONDifferentialTests {
     for _ in 0..<60 {
       let order = try randomOrder(&random)
       let line = Array(encoded(order).dropLast())
-      func start(_ bytes: ArraySlice<UInt8>, number: Int) -> OrderJSON.LineStart {
-        // In chunks of random sizes, as a file is read.
-        var chunks: [[UInt8]] = []
-        var rest = bytes
-        while !rest.isEmpty {
-          let size = Int.random(in: 1...17, using: &random)
-          chunks.append(Array(rest.prefix(size)))
-          rest = rest.dropFirst(size)
-        }
-        var iterator = chunks.makeIterator()
+      // The line and a newline in chunks of random sizes, as a file is read; a prefix ends
+      // partway through one of them.
+      let bytes = line + [0x0A]
+      var chunks: [[UInt8]] = []
+      var ends: [Int] = []
+      while (ends.last ?? 0) < bytes.count {
+        let start = ends.last ?? 0
+        let end = min(bytes.count, start + Int.random(in: 1...17, using: &random))
+        chunks.append(Array(bytes[start..<end]))
+        ends.append(end)
+      }
+      func start(_ end: Int, number: Int) -> OrderJSON.LineStart {
+        let whole = ends.prefix { $0 <= end }.count
+        var prefix = Array(chunks[..<whole])
+        let cut = whole == 0 ? 0 : ends[whole - 1]
+        if cut < end { prefix.append(Array(bytes[cut..<end])) }
+        var iterator = prefix.makeIterator()
         return OrderJSON.lineStart(of: &iterator, number: number)
       }
       for end in stride(from: 1, to: line.count, by: 3) {
-        #expect(start(line[..<end], number: order.number) == .prefix)
+        #expect(start(end, number: order.number) == .prefix)
       }
-      #expect(start(line[...], number: order.number) == .wholeLine)
-      #expect(start(line[...] + [0x0A], number: order.number) == .other)
+      #expect(start(line.count, number: order.number) == .wholeLine)
+      #expect(start(line.count + 1, number: order.number) == .other)
       let other = order.number == Int.max ? order.number - 1 : order.number + 1
-      #expect(start(line[...], number: other) == .other)
+      #expect(start(line.count, number: other) == .other)
     }
   }
 }

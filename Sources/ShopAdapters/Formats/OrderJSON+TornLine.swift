@@ -21,8 +21,10 @@ extension OrderJSON {
     var match = PrefixMatch(chunks: chunks)
     defer { chunks = match.chunks }
     do {
-      try match.literal([OrderLayout.objectStart])
-      try match.members(OrderLayout.order, number: number)
+      try match.byte(OrderLayout.objectStart)
+      var digits: [UInt8] = []
+      ByteWriter.appendDecimal(number, to: &digits)
+      try match.members(.order, number: digits[...])
       // The whole line but its newline; anything after it is not a line `shop` wrote.
       return match.isAtEnd() ? .wholeLine : .other
     } catch .ended {
@@ -66,11 +68,13 @@ struct PrefixMatch<Chunks: IteratorProtocol<[UInt8]>> {
     }
   }
 
-  mutating func literal(_ expected: some Collection<UInt8>) throws(Stop) {
-    for byte in expected {
-      guard try next() == byte else { throw .mismatch }
-      index += 1
-    }
+  mutating func literal(_ expected: ArraySlice<UInt8>) throws(Stop) {
+    for byte in expected { try self.byte(byte) }
+  }
+
+  mutating func byte(_ expected: UInt8) throws(Stop) {
+    guard try next() == expected else { throw .mismatch }
+    index += 1
   }
 
   mutating func run(_ length: ClosedRange<Int>, where allowed: (UInt8) -> Bool) throws(Stop) {
@@ -83,20 +87,40 @@ struct PrefixMatch<Chunks: IteratorProtocol<[UInt8]>> {
   }
 }
 
+/// An object's members as the matcher needs them, worked out once: each key's text (with the
+/// comma before it), and for an optional member how many bytes it shares with the next one's.
+struct MemberKeys {
+  let fields: [OrderLayout.Field]
+  let texts: [[UInt8]]
+  let shared: [Int]
+
+  init(_ fields: [OrderLayout.Field]) {
+    let texts = fields.indices.map { OrderLayout.keyText(fields[$0], first: $0 == 0) }
+    self.fields = fields
+    self.texts = texts
+    shared = fields.indices.map { index in
+      guard fields[index].isOptional, index + 1 < fields.count else { return 0 }
+      return zip(texts[index], texts[index + 1]).prefix { $0 == $1 }.count
+    }
+  }
+
+  static let order = MemberKeys(OrderLayout.order)
+  static let item = MemberKeys(OrderLayout.item)
+}
+
 extension PrefixMatch {
-  /// An object's members in `fields`' order and its closing brace, its `{` already matched;
-  /// `number` is the only value told in advance.
-  mutating func members(_ fields: [OrderLayout.Field], number: Int) throws(Stop) {
+  /// An object's members in `keys`' order and its closing brace, its `{` already matched;
+  /// the order's `number` (its digits) is the only value told in advance.
+  mutating func members(_ keys: MemberKeys, number: ArraySlice<UInt8>) throws(Stop) {
     // Bytes of the next member's comma and key already matched, while telling whether an
     // optional member was there.
     var matched = 0
-    for (index, field) in fields.enumerated() {
-      let text = OrderLayout.keyText(field, first: index == 0)
-      if field.isOptional, index + 1 < fields.count {
+    for (index, field) in keys.fields.enumerated() {
+      let text = keys.texts[index]
+      if field.isOptional, index + 1 < keys.fields.count {
         // This member and the next start alike (`,"`); the matcher never goes back, so the
         // first byte where they differ tells which one is here.
-        let next = OrderLayout.keyText(fields[index + 1], first: false)
-        let common = zip(text, next).prefix { $0 == $1 }.count
+        let common = keys.shared[index]
         try literal(text[matched..<common])
         guard try self.next() == text[common] else {
           matched = common
@@ -109,29 +133,27 @@ extension PrefixMatch {
       matched = 0
       switch field.value {
       case .integer where field == .number:
-        var digits: [UInt8] = []
-        ByteWriter.appendDecimal(number, to: &digits)
-        try literal(digits)
+        try literal(number)
       case .items:
-        try literal([OrderLayout.listStart])
+        try byte(OrderLayout.listStart)
         repeat {
-          try literal([OrderLayout.objectStart])
-          try members(OrderLayout.item, number: number)
+          try byte(OrderLayout.objectStart)
+          try members(.item, number: number)
         } while try skip(OrderLayout.separator)
-        try literal([OrderLayout.listEnd])
+        try byte(OrderLayout.listEnd)
       case let value:
-        if value.isQuoted { try literal([OrderLayout.quote]) }
+        if value.isQuoted { try byte(OrderLayout.quote) }
         try run(value.run.length, where: value.run.allowed)
-        if value.isQuoted { try literal([OrderLayout.quote]) }
+        if value.isQuoted { try byte(OrderLayout.quote) }
       }
     }
-    try literal([OrderLayout.objectEnd])
+    try byte(OrderLayout.objectEnd)
   }
 
   /// Consumes `byte` when it comes next.
-  mutating func skip(_ byte: UInt8) throws(Stop) -> Bool {
-    guard try next() == byte else { return false }
-    try literal([byte])
+  mutating func skip(_ expected: UInt8) throws(Stop) -> Bool {
+    guard try next() == expected else { return false }
+    try byte(expected)
     return true
   }
 }
