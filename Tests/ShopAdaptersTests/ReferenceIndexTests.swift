@@ -124,10 +124,11 @@ struct ReferenceIndexTests {
     case .stale:
       try early.write(to: URL(fileURLWithPath: index))
     case .garbage:
-      var random = SystemRandomNumberGenerator()
+      var random = SplitMix(seed: 114)
       let size = try Data(contentsOf: URL(fileURLWithPath: index)).count
-      try Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }).write(
-        to: URL(fileURLWithPath: index))
+      var garbage: [UInt8] = []
+      while garbage.count < size { withUnsafeBytes(of: random.next()) { garbage += $0 } }
+      try Data(garbage.prefix(size)).write(to: URL(fileURLWithPath: index))
     case .truncated:
       let data = try Data(contentsOf: URL(fileURLWithPath: index))
       try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: index))

@@ -57,29 +57,41 @@ public struct DecimalInteger: Sendable {
   /// Reads the sign and every digit from `start`, in range or not, so a caller reading a
   /// longer text knows where the number ends. Nil when there is no digit there, or when a
   /// leading zero is refused.
-  @inlinable @inline(__always)
+  @inlinable
   public func scan<Bytes: Collection<UInt8>>(
     _ bytes: Bytes, from start: Bytes.Index
   ) -> Scan<Bytes.Index>? {
+    let offset = bytes.distance(from: bytes.startIndex, to: start)
+    let read =
+      bytes.withContiguousStorageIfAvailable { scan($0, from: offset) }
+      ?? Array(bytes).withUnsafeBufferPointer { scan($0, from: offset) }
+    guard let read else { return nil }
+    return Scan(value: read.value, end: bytes.index(start, offsetBy: read.end - offset))
+  }
+
+  /// ``scan(_:from:)`` of contiguous bytes: the one loop, which the others call. Not generic,
+  /// so a build without optimisation runs it as fast as its callers' own code.
+  @inlinable @inline(__always)
+  public func scan(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Scan<Int>? {
     var index = start
-    let negative = sign == .minus && index < bytes.endIndex && bytes[index] == UInt8(ascii: "-")
-    if negative { index = bytes.index(after: index) }
+    let negative = sign == .minus && index < bytes.count && bytes[index] == UInt8(ascii: "-")
+    if negative { index &+= 1 }
     let first = index
     // Up to 18 digits can't overflow an Int, so those are summed without checks; only a
     // longer number (rare: no price or order number has 19 digits) takes the checked way.
     var value = 0
     var count = 0
-    while index < bytes.endIndex, count < 18 {
+    while index < bytes.count, count < 18 {
       let digit = bytes[index] &- UInt8(ascii: "0")
       guard digit < 10 else { break }
       value = value &* 10 &+ Int(digit)
       count &+= 1
-      index = bytes.index(after: index)
+      index &+= 1
     }
     guard count > 0 else { return nil }
     if negative { value = -value }
     var fits = true
-    while index < bytes.endIndex, DecimalInteger.isDigit(bytes[index]) {
+    while index < bytes.count, DecimalInteger.isDigit(bytes[index]) {
       if fits {
         let digit = Int(bytes[index] &- UInt8(ascii: "0"))
         let (product, overflowA) = value.multipliedReportingOverflow(by: 10)
@@ -91,11 +103,9 @@ public struct DecimalInteger: Sendable {
           !overflowA && !overflowB && (negative ? sum >= range.lowerBound : sum <= range.upperBound)
         value = sum
       }
-      index = bytes.index(after: index)
+      index &+= 1
     }
-    if leadingZeros == .refused, bytes[first] == UInt8(ascii: "0"),
-      bytes.index(after: first) != index
-    {
+    if leadingZeros == .refused, bytes[first] == UInt8(ascii: "0"), first &+ 1 != index {
       return nil
     }
     return Scan(value: fits && range.contains(value) ? value : nil, end: index)
