@@ -192,6 +192,12 @@ struct OrderJSONTests {
     #expect(OrderJSONError.repeatedKey("a").reason == #"repeated key "a""#)
   }
 
+  @Test func aRepeatedRefIsNamedAsAnyRepeatedKeyIs() {
+    let text = Self.good.replacingOccurrences(
+      of: #""total":60"#, with: #""ref":"a","ref":"b","total":60"#)
+    #expect(throws: OrderJSONError.repeatedKey("ref")) { try decode(text).get() }
+  }
+
   @Test func aLineOfManyExtraKeysIsReadAndItsLastRepeatFound() throws {
     // 150,000 distinct extra keys (1.6 MB) took 27 s with a list of the keys seen; 40,000 would
     // take 2 s, where with a set this test takes a fraction of one (no time is asserted: the

@@ -1,7 +1,5 @@
 import ShopCore
 
-// The general reader of an order line, whole: it is one grammar, and a few lines over 300.
-
 extension OrderJSON {
   /// Reads one line (without its newline) back into an order, or says why it is not one.
   /// Strict: totals and payable must agree with the items, every SKU must be valid, no key
@@ -63,24 +61,12 @@ extension JSONParser {
     var reference: Reference?
     try members { parser, key throws(OrderJSONError) in
       switch key {
-      case .ref:
-        guard reference == nil else { throw .notAnObject }
-        reference = try parser.referenceText()
-      case .number:
-        guard number == nil else { throw .repeated(.number) }
-        number = try parser.integer(named: "number")
-      case .total:
-        guard total == nil else { throw .repeated(.total) }
-        total = try parser.integer(named: "total")
-      case .payable:
-        guard payable == nil else { throw .repeated(.payable) }
-        payable = try parser.integer(named: "payable")
-      case .placedAt:
-        guard placedAt == nil else { throw .repeated(.placedAt) }
-        placedAt = try parser.time()
-      case .items:
-        guard lines == nil else { throw .repeated(.items) }
-        lines = try parser.items()
+      case .ref: reference = try parser.referenceText()
+      case .number: number = try parser.integer(named: "number")
+      case .total: total = try parser.integer(named: "total")
+      case .payable: payable = try parser.integer(named: "payable")
+      case .placedAt: placedAt = try parser.time()
+      case .items: lines = try parser.items()
       case .sku, .quantity, .price, .other:
         return false
       }
@@ -108,7 +94,7 @@ extension JSONParser {
   }
 
   /// The keys an order is read by; any other key's value is checked as JSON and skipped.
-  fileprivate enum Key {
+  fileprivate enum Key: Int {
     case number, ref, total, payable, placedAt, items, sku, quantity, price, other
 
     /// Compares bytes with no `String` made: this runs for every key of every line listed.
@@ -166,12 +152,15 @@ extension JSONParser {
 
   /// Reads an object's members, its `{` already consumed, up to and with its `}`. `read`
   /// reads the value of a key it uses and returns true; the value of any other key is checked
-  /// as JSON and skipped, and no key may come twice.
+  /// as JSON and skipped, and no key may come twice (one `read` took is refused before its
+  /// value is read again).
   private mutating func members(
     _ read: (inout JSONParser, Key) throws(OrderJSONError) -> Bool
   ) throws(OrderJSONError) {
     // A set, not a list: a line of 150,000 extra keys must not cost 150,000² comparisons.
     var others: Set<String> = []
+    // The keys `read` took, a bit each.
+    var taken: UInt16 = 0
     var otherKey = ""
     skipSpace()
     if consume(UInt8(ascii: "}")) { return }
@@ -181,7 +170,11 @@ extension JSONParser {
       skipSpace()
       guard consume(UInt8(ascii: ":")) else { throw .notAnObject }
       skipSpace()
-      if try !read(&self, key) {
+      let bit: UInt16 = 1 << key.rawValue
+      guard taken & bit == 0 else { throw .repeated(key) }
+      if try read(&self, key) {
+        taken |= bit
+      } else {
         let name = key == .other ? otherKey : "\(key.name)"
         guard others.insert(name).inserted else { throw .repeatedKey(name) }
         guard value() != nil else { throw .notAnObject }
@@ -244,15 +237,9 @@ extension JSONParser {
     var price: Int?
     try members { parser, key throws(OrderJSONError) in
       switch key {
-      case .sku:
-        guard sku == nil else { throw .repeated(.sku) }
-        sku = try parser.skuText()
-      case .quantity:
-        guard quantity == nil else { throw .repeated(.quantity) }
-        quantity = try parser.itemInteger()
-      case .price:
-        guard price == nil else { throw .repeated(.price) }
-        price = try parser.itemInteger()
+      case .sku: sku = try parser.skuText()
+      case .quantity: quantity = try parser.itemInteger()
+      case .price: price = try parser.itemInteger()
       case .number, .ref, .total, .payable, .placedAt, .items, .other:
         return false
       }
