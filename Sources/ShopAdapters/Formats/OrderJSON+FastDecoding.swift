@@ -1,94 +1,130 @@
 import ShopCore
 
+/// What a read of the encoder's layout keeps of an order's items: the items themselves (the
+/// fast decoder), or only what they come to (a listing's check of a stored line).
+protocol LaidOutItems {
+  /// None yet.
+  static func empty() -> Self
+  /// One more item, its SKU's bytes checked by the layout's rule; false to give the line up.
+  mutating func append(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int) -> Bool
+}
+
+/// An order line's members as ``OrderLayout`` lays them out, read in place by the layout's
+/// syntax (digits, allowed bytes and lengths, a real time, quantities above 0 and prices 0 or
+/// more); the core's rules for a stored order (its number, its sums) are the reader's.
+struct LaidOutOrder<Items: LaidOutItems> {
+  var number: Int
+  /// The bytes of the reference, when the line has one.
+  var reference: UnsafeBufferPointer<UInt8>?
+  var items: Items
+  var total: Int
+  var payable: Int
+  var placedAt: Timestamp
+}
+
+extension [OrderLine]: LaidOutItems {
+  static func empty() -> [OrderLine] {
+    var lines: [OrderLine] = []
+    lines.reserveCapacity(4)
+    return lines
+  }
+
+  mutating func append(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int) -> Bool {
+    append(OrderLine(sku: String(decoding: sku, as: UTF8.self), quantity: quantity, price: price))
+    return true
+  }
+}
+
 extension JSONParser {
   /// An order laid out exactly as ``OrderLayout`` says, read by matching the fixed text and
   /// reading the values between: every line `shop` wrote, at a fraction of the general cost.
   /// Nil at the first difference; the general reader, which takes any JSON layout and says
   /// what is wrong, then reads the line from its start.
   mutating func encodersOrder() -> Order? {
-    guard consume(OrderLayout.objectStart) else { return nil }
-    var number: Int?
+    guard let line = laidOutOrder([OrderLine].self) else { return nil }
     var reference: Reference?
-    var lines: [OrderLine]?
+    if let bytes = line.reference {
+      guard let valid = Reference(bytes) else { return nil }
+      reference = valid
+    }
+    return try? Order(
+      stored: line.number, lines: line.items, total: line.total, payable: line.payable,
+      placedAt: line.placedAt, reference: reference)
+  }
+
+  /// The one reader of the encoder's layout: a whole line's members, and nothing after them.
+  @inline(__always)
+  mutating func laidOutOrder<Items: LaidOutItems>(_: Items.Type) -> LaidOutOrder<Items>? {
+    var number: Int?
+    var reference: UnsafeBufferPointer<UInt8>?
+    var items: Items?
     var total: Int?
     var payable: Int?
     var placedAt: Timestamp?
-    for (index, field) in OrderLayout.order.enumerated() {
-      guard key(field, first: index == 0) else {
-        if field.isOptional { continue }
-        return nil
-      }
+    let laidOut = layoutObject(OrderLayout.order) { parser, field in
       switch field {
-      case .number:
-        guard let value = plainInteger() else { return nil }
-        number = value
+      case .number: return keep(parser.plainInteger(), in: &number)
       case .reference:
-        guard consume(OrderLayout.quote), let value = plainReference() else { return nil }
-        reference = value
-      case .items:
-        guard let value = encodersItems() else { return nil }
-        lines = value
-      case .total:
-        guard let value = plainInteger() else { return nil }
-        total = value
-      case .payable:
-        guard let value = plainInteger() else { return nil }
-        payable = value
-      case .placedAt:
-        guard consume(OrderLayout.quote), position + UTCTime.length <= bytes.count,
-          let value = UTCTime.parse(
-            UnsafeBufferPointer(rebasing: bytes[position..<(position + UTCTime.length)]))
-        else { return nil }
-        position += UTCTime.length
-        guard consume(OrderLayout.quote) else { return nil }
-        placedAt = value
-      case .sku, .quantity, .price:
-        return nil
+        return keep(parser.quotedRun(Reference.isAllowed, Reference.maximumLength), in: &reference)
+      case .items: return keep(parser.laidOutItems(), in: &items)
+      case .total: return keep(parser.plainInteger(), in: &total)
+      case .payable: return keep(parser.plainInteger(), in: &payable)
+      case .placedAt: return keep(parser.quotedTime(), in: &placedAt)
+      case .sku, .quantity, .price: return false
       }
     }
-    guard consume(OrderLayout.objectEnd), position == bytes.count, let number, let lines,
-      let total, let payable, let placedAt
+    guard laidOut, position == bytes.count, let number, let items, let total, let payable,
+      let placedAt
     else { return nil }
-    return try? Order(
-      stored: number, lines: lines, total: total, payable: payable, placedAt: placedAt,
-      reference: reference)
+    return LaidOutOrder(
+      number: number, reference: reference, items: items, total: total, payable: payable,
+      placedAt: placedAt)
   }
 
   /// `[`, one or more items, `]`.
-  private mutating func encodersItems() -> [OrderLine]? {
+  private mutating func laidOutItems<Items: LaidOutItems>() -> Items? {
     guard consume(OrderLayout.listStart) else { return nil }
-    var lines: [OrderLine] = []
-    lines.reserveCapacity(4)
+    var items = Items.empty()
     repeat {
-      guard let line = encodersItem() else { return nil }
-      lines.append(line)
+      guard laidOutItem(into: &items) else { return nil }
     } while consume(OrderLayout.separator)
-    return consume(OrderLayout.listEnd) ? lines : nil
+    return consume(OrderLayout.listEnd) ? items : nil
   }
 
-  private mutating func encodersItem() -> OrderLine? {
-    guard consume(OrderLayout.objectStart) else { return nil }
-    var sku: String?
+  @inline(__always)
+  private mutating func laidOutItem<Items: LaidOutItems>(into items: inout Items) -> Bool {
+    var sku: UnsafeBufferPointer<UInt8>?
     var quantity: Int?
     var price: Int?
-    for (index, field) in OrderLayout.item.enumerated() {
-      guard key(field, first: index == 0) else { return nil }
+    let laidOut = layoutObject(OrderLayout.item) { parser, field in
       switch field {
-      case .sku:
-        guard consume(OrderLayout.quote), let value = plainSKU() else { return nil }
-        sku = value
+      case .sku: return keep(parser.quotedRun(SKU.isAllowed, SKU.maximumLength), in: &sku)
       case .quantity:
-        guard let value = plainInteger(), value > 0 else { return nil }
-        quantity = value
-      case .price:
-        guard let value = plainInteger(), value >= 0 else { return nil }
-        price = value
-      case .number, .reference, .items, .total, .payable, .placedAt:
-        return nil
+        return keep(parser.plainInteger().flatMap { $0 > 0 ? $0 : nil }, in: &quantity)
+      case .price: return keep(parser.plainInteger().flatMap { $0 >= 0 ? $0 : nil }, in: &price)
+      case .number, .reference, .items, .total, .payable, .placedAt: return false
       }
     }
-    guard consume(OrderLayout.objectEnd), let sku, let quantity, let price else { return nil }
-    return OrderLine(sku: sku, quantity: quantity, price: price)
+    guard laidOut, let sku, let quantity, let price else { return false }
+    return items.append(sku: sku, quantity: quantity, price: price)
+  }
+
+  /// An object laid out as ``OrderLayout`` says: `{`, then each of `fields` in their order,
+  /// its key (with the comma before it unless it is the first) and the value `member` reads,
+  /// then `}`. An optional member may be absent. False at the first difference.
+  @inline(__always)
+  private mutating func layoutObject(
+    _ fields: [OrderLayout.Field], _ member: (inout JSONParser, OrderLayout.Field) -> Bool
+  ) -> Bool {
+    guard consume(OrderLayout.objectStart) else { return false }
+    for (index, field) in fields.enumerated() {
+      guard key(field, first: index == 0) else {
+        if field.isOptional { continue }
+        return false
+      }
+      guard member(&self, field) else { return false }
+    }
+    return consume(OrderLayout.objectEnd)
   }
 
   /// Consumes a member's key, and the comma before it unless it is the object's first, when
@@ -104,33 +140,30 @@ extension JSONParser {
     return true
   }
 
-  /// A reference's bytes and its closing quote.
-  private mutating func plainReference() -> Reference? {
-    var end = position
-    while end < bytes.count, end - position < Reference.maximumLength,
-      Reference.isAllowed(bytes[end])
-    {
-      end += 1
-    }
-    guard end > position, end < bytes.count, bytes[end] == OrderLayout.quote,
-      let reference = Reference(UnsafeBufferPointer(rebasing: bytes[position..<end]))
-    else { return nil }
+  /// A quoted run of 1 to `maximum` allowed bytes, consumed with its quotes: its bytes.
+  @inline(__always)
+  private mutating func quotedRun(_ allowed: (UInt8) -> Bool, _ maximum: Int)
+    -> UnsafeBufferPointer<UInt8>?
+  {
+    guard position < bytes.count, bytes[position] == OrderLayout.quote else { return nil }
+    let start = position + 1
+    var end = start
+    while end < bytes.count, end - start < maximum, allowed(bytes[end]) { end += 1 }
+    guard end > start, end < bytes.count, bytes[end] == OrderLayout.quote else { return nil }
     position = end + 1
-    return reference
+    return UnsafeBufferPointer(rebasing: bytes[start..<end])
   }
 
-  /// A SKU's letters and its closing quote.
-  private mutating func plainSKU() -> String? {
-    var end = position
-    while end < bytes.count, end - position < SKU.maximumLength, SKU.isAllowed(bytes[end]) {
-      end += 1
-    }
-    guard end > position, end < bytes.count, bytes[end] == OrderLayout.quote else {
-      return nil
-    }
-    let sku = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
+  /// A quoted ``UTCTime``, consumed with its quotes.
+  private mutating func quotedTime() -> Timestamp? {
+    let start = position + 1
+    let end = start + UTCTime.length
+    guard position < bytes.count, bytes[position] == OrderLayout.quote, end < bytes.count,
+      bytes[end] == OrderLayout.quote,
+      let time = UTCTime.parse(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    else { return nil }
     position = end + 1
-    return sku
+    return time
   }
 
   /// The bytes of a string with no escape and no control byte, consumed with its quotes; nil
@@ -169,4 +202,11 @@ extension JSONParser {
     position = end
     return value
   }
+}
+
+/// Keeps `value` in `slot`: whether there was one, as a member's reader answers.
+@inline(__always)
+private func keep<Value>(_ value: Value?, in slot: inout Value?) -> Bool {
+  slot = value
+  return value != nil
 }
