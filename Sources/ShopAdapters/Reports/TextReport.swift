@@ -40,10 +40,9 @@ public final class TextReport: Report {
   /// line it was, so a reader can find it; a placed order and a single `place` need no number.
   static func text(of outcome: Outcome, line: Int?) -> String {
     switch outcome {
-    case .placed(let order):
-      return "order \(order.number) for \(order.payable)\n"
-    case .alreadyPlaced(let order):
-      return "order \(order.number) for \(order.payable) (already placed)\n"
+    case .placed(let order), .alreadyPlaced(let order):
+      let again = if case .alreadyPlaced = outcome { " (already placed)" } else { "" }
+      return "order \(order.number) for \(order.payable)\(again)\n"
     case .conflict(let reference, let order):
       return "\(prefix(line))\(conflict(reference, order))\n"
     case .unknown(let skus, let suggestions):
