@@ -56,6 +56,20 @@ struct DecimalIntegerTests {
     }
   }
 
+  /// A time's fields: exactly so many digits at a place, nothing else, and never past the end.
+  @Test(
+    arguments: [
+      ("2026", 0, 4, 2026), ("x06:", 1, 2, 6), ("0000", 0, 4, 0), ("99", 0, 2, 99),
+      ("1a", 0, 2, nil), ("-1", 0, 2, nil), ("+1", 0, 2, nil), (" 1", 0, 2, nil), ("12", 1, 2, nil),
+      ("12", -1, 2, nil), ("/:", 0, 1, nil), (":", 0, 1, nil),
+      (String(repeating: "9", count: 19), 0, 19, nil),
+      (String(repeating: "9", count: 18), 0, 18, 999_999_999_999_999_999),
+    ] as [(String, Int, Int, Int?)])
+  func fixedDigitsAreAllDigitsAndStayInside(text: String, start: Int, count: Int, value: Int?) {
+    var text = text
+    #expect(text.withUTF8 { DecimalInteger.digits($0, at: start, count: count) } == value)
+  }
+
   @Test func aScanStopsAtTheFirstNonDigitAndReadsPastTheRange() throws {
     let reader = DecimalInteger(sign: .minus, leadingZeros: .refused, range: 0...99)
     let text = Array("x-12,345,99999999999999999999]0x".utf8)

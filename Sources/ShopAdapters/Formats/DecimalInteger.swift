@@ -45,8 +45,25 @@ public struct DecimalInteger: Sendable {
     byte &- UInt8(ascii: "0") < 10
   }
 
+  /// The `count` digits at `start`, fixed width, as a time's fields are (`2026`, `06`): no
+  /// sign, any leading zeros; nil unless every one is a digit. `count` is at most 18, so the
+  /// sum can't overflow.
+  @inlinable @inline(__always)
+  public static func digits(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int, count: Int)
+    -> Int?
+  {
+    guard count <= 18, start >= 0, start <= bytes.count - count else { return nil }
+    var value = 0
+    for index in start..<(start + count) {
+      let digit = bytes[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { return nil }
+      value = value &* 10 &+ Int(digit)
+    }
+    return value
+  }
+
   /// The number that is all of `bytes`, or nil when they are not one this reader accepts.
-  @inlinable
+  @inlinable @inline(__always)
   public func value<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Int? {
     guard let scan = scan(bytes, from: bytes.startIndex), scan.end == bytes.endIndex else {
       return nil
@@ -57,7 +74,7 @@ public struct DecimalInteger: Sendable {
   /// Reads the sign and every digit from `start`, in range or not, so a caller reading a
   /// longer text knows where the number ends. Nil when there is no digit there, or when a
   /// leading zero is refused.
-  @inlinable
+  @inlinable @inline(__always)
   public func scan<Bytes: Collection<UInt8>>(
     _ bytes: Bytes, from start: Bytes.Index
   ) -> Scan<Bytes.Index>? {

@@ -36,7 +36,7 @@ enum UTCTime {
       bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
     else { return nil }
     func number(_ from: Int, _ count: Int) -> Int64? {
-      UTCTime.field.value(bytes[from..<(from + count)]).map(Int64.init)
+      DecimalInteger.digits(bytes, at: from, count: count).map(Int64.init)
     }
     guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
       let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
@@ -45,12 +45,6 @@ enum UTCTime {
     else { return nil }
     let days = self.days(fromCivil: year, month, day)
     return Timestamp(secondsSince1970: days * 86400 + hour * 3600 + minute * 60 + second)
-  }
-
-  /// A field's fixed digits; each field's own range is checked after. Computed, as
-  /// JSONParser's, so the six reads of every stored time fold to plain digit loops.
-  private static var field: DecimalInteger {
-    DecimalInteger(sign: .none, leadingZeros: .allowed, range: 0...9999)
   }
 
   static func parse(_ text: String) -> Timestamp? {
