@@ -142,7 +142,7 @@ struct OrderJSONDifferentialTests {
   /// the next order's number differs at once: the torn-line rule follows the same layout.
   @Test func theTornLineRuleMatchesEveryPrefixOfTheEncodersLine() throws {
     var random = SplitMix(seed: 19)
-    for _ in 0..<60 {
+    for _ in 0..<40 {
       let order = try randomOrder(&random)
       let line = Array(encoded(order).dropLast())
       // The line and a newline in chunks of random sizes, as a file is read; a prefix ends

@@ -95,7 +95,7 @@ struct PricedBatchTests {
       Draft(
         lines: [OrderLine(sku: "sku-1", quantity: 1, price: 37)], placedAt: time,
         reference: Reference("held")))
-    for round in 0..<60 {
+    for round in 0..<42 {
       let good = round % 3 == 0
       var lines = (0..<Int.random(in: 1...60, using: &random)).map { _ in
         randomLine(&random, good: good)

@@ -102,7 +102,8 @@ struct LineFile {
   /// How many newlines the first `end` bytes hold, read in large chunks, holes skipped.
   func newlines(before end: Int) throws(FileError) -> Int {
     var count = 0
-    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    // Only as large as the file asks for: naming a bad line in a small file zeroes no MiB.
+    var chunk = [UInt8](repeating: 0, count: min(1 << 20, end))
     var position = 0
     while let data = descriptor.data(from: position, before: end) {
       position = data.lowerBound
