@@ -206,6 +206,20 @@ struct OrderLogEndsTests {
     }
   }
 
+  /// Counting to an end past the file's (another program cut it meanwhile) is a short read,
+  /// as reading there is, never a count of fewer lines.
+  @Test func countingPastTheEndOfAFileCutMeanwhileIsAShortRead() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.write("cut", Self.l1001 + Self.l1002)
+    let file = LineFile(
+      path: FilePath(path), descriptor: try Descriptor.open(FilePath(path), .read),
+      lineBound: 1 << 20)
+    #expect(try file.newlines(before: (Self.l1001 + Self.l1002).utf8.count) == 2)
+    #expect(throws: FileError.unreadable(FilePath(path), .shortRead)) {
+      try file.newlines(before: 1 << 20)
+    }
+  }
+
   @Test func aLineLongerThanTheBoundIsRefusedAtItsLineAfterTheLinesBeforeIt() throws {
     let folder = try TemporaryFolder()
     // A bound of 1 MiB here (64 MiB in use): the same code, without writing 64 MiB lines.

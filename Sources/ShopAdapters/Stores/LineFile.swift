@@ -114,6 +114,9 @@ struct LineFile {
       }
       position += length
     }
+    // No data left before `end`: holes to it, unless the file is now shorter than that (cut
+    // by another program meanwhile), which is a short read, as a read there would be.
+    if position < end, try size() < end { throw .unreadable(path, .shortRead) }
     return count
   }
 
