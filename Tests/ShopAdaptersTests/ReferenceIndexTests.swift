@@ -167,6 +167,32 @@ struct ReferenceIndexTests {
     #expect(try numbers(path) == Array(1001...last))
   }
 
+  /// A line longer than the bound between orders with refs: rebuilding the index stops at it
+  /// with its number, as every reader does, never reading it whole (a bound of 64 KiB here,
+  /// 64 MiB in use).
+  @Test func aLineLongerThanTheBoundStopsTheIndexAtItsLine() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    _ = try FileOrders(path: path).place([draft("r0"), draft("r1"), draft("r2")])
+    let lines = try folder.read("orders.jsonl").split(separator: "\n")
+    let long = String(repeating: "x", count: 300_000)
+    let text = lines[..<3].joined(separator: "\n") + "\n" + long + "\n" + lines[0] + "\n"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    try? FileManager.default.removeItem(atPath: path + ".refs")
+    let bound = 1 << 16
+    let store = FileOrders(path: FilePath(path), lineBound: bound)
+    let reason = "a line longer than \(bound) bytes is not an order shop writes"
+    #expect(
+      throws: FileError.badData(FilePath(path), line: 4, reason: reason + "; nothing was changed")
+    ) {
+      try store.place([draft("r9")])
+    }
+    #expect(throws: FileError.badData(FilePath(path), line: 4, reason: reason)) {
+      try store.order(referenced: try #require(Reference("r9"))) { _ in }
+    }
+    #expect(try folder.read("orders.jsonl") == text)
+  }
+
   @Test func aRefIsFoundWithoutReadingTheHistory() throws {
     let folder = try TemporaryFolder()
     let path = folder.file("orders.jsonl")

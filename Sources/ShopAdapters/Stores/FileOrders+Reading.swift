@@ -214,7 +214,7 @@ extension FileOrders {
       return true
     }
     let orders = ReferenceIndex.Orders(
-      file: snapshot.file.descriptor, identity: try snapshot.file.identity(),
+      file: snapshot.file, identity: try snapshot.file.identity(),
       end: snapshot.ends.linesEnd ?? 0, writable: false)
     let index = ReferenceIndex(orders: path)
     try index.prepare(orders)

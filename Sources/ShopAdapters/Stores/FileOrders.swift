@@ -263,7 +263,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)
   {
     let orders = ReferenceIndex.Orders(
-      file: file.descriptor, identity: try file.identity(), end: end, writable: true)
+      file: file, identity: try file.identity(), end: end, writable: true)
     let index = referenceIndex ?? ReferenceIndex(orders: path)
     referenceIndex = index
     try index.prepare(orders)

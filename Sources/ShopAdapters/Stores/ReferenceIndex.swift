@@ -35,7 +35,8 @@ final class ReferenceIndex {
 
   /// One line of the orders file to read: its offset and the end of the complete lines.
   struct Orders {
-    let file: Descriptor
+    /// Read with its own bound on a line, so a line no writer made is refused, not read whole.
+    let file: LineFile
     let identity: FileIdentity
     /// The end of the last complete line: nothing after it is read.
     let end: Int
@@ -182,7 +183,7 @@ final class ReferenceIndex {
     while true {
       var bytes = [UInt8](repeating: 0, count: length)
       let got: Int
-      do { got = try orders.file.read(into: &bytes, 0..<length, at: start) } catch {
+      do { got = try orders.file.descriptor.read(into: &bytes, 0..<length, at: start) } catch {
         throw .file(.unreadable(ordersPath, error))
       }
       guard got == length else { throw .file(.unreadable(ordersPath, .shortRead)) }
@@ -192,7 +193,8 @@ final class ReferenceIndex {
         let order = try? OrderJSON.order(from: Array(bytes[skip..<newline]))
         return order.map { ($0, start + newline + 1) }
       }
-      if start + length >= orders.end { return nil }
+      // Past the bound it is no line `shop` wrote: not an order line, so never trusted.
+      if start + length >= orders.end || length - skip > orders.file.lineBound { return nil }
       length = min(length * 4, orders.end - start)
     }
   }
@@ -232,7 +234,7 @@ final class ReferenceIndex {
           order = try OrderJSON.order(from: line)
         } catch {
           var number = lineNumber ?? 0
-          if lineNumber == nil { number = try self.lineNumber(at: offset, orders) }
+          if lineNumber == nil { number = try orders.file.lineNumber(at: offset) }
           throw .badData(ordersPath, line: number, reason: "not an order: \(error.reason)")
         }
         lineNumber = lineNumber.map { $0 + 1 }
@@ -302,63 +304,22 @@ final class ReferenceIndex {
   // MARK: - Reading the orders file
 
   /// Calls `body` with each complete line from `start` to the end and its offset; `body`
-  /// returns false to stop.
+  /// returns false to stop. The orders file's own reader: bounded memory, and a line longer
+  /// than its bound is refused with its number.
   private func lines(
     of orders: Orders, from start: Int,
     _ body: (Int, UnsafeBufferPointer<UInt8>) throws(FileError) -> Bool
   ) throws(FileError) {
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    var filled = 0
-    var bufferOffset = start
-    while bufferOffset + filled < orders.end {
-      if filled == buffer.count { buffer += [UInt8](repeating: 0, count: buffer.count) }
-      let length = min(buffer.count - filled, orders.end - bufferOffset - filled)
-      let got: Int
-      do {
-        got = try orders.file.read(
-          into: &buffer, filled..<(filled + length), at: bufferOffset + filled)
-      } catch {
-        throw .unreadable(ordersPath, error)
+    do {
+      try orders.file.lines(from: start, to: orders.end, unterminated: false, firstLine: nil) {
+        offset, _, line in try body(offset, line)
       }
-      guard got == length else { throw .unreadable(ordersPath, .shortRead) }
-      filled += length
-      var consumed = 0
-      var stop = false
-      try buffer.withUnsafeBufferPointer { bytes throws(FileError) in
-        while !stop,
-          let newline = System.firstIndex(
-            of: UInt8(ascii: "\n"),
-            in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[consumed..<filled])))
-        {
-          let line = UnsafeBufferPointer(rebasing: bytes[consumed..<(consumed + newline)])
-          if try !body(bufferOffset + consumed, line) { stop = true }
-          consumed += newline + 1
-        }
-      }
-      if stop { return }
-      buffer.replaceSubrange(0..<consumed, with: [])
-      buffer += [UInt8](repeating: 0, count: consumed)
-      filled -= consumed
-      bufferOffset += consumed
+    } catch let error as FileError {
+      throw error
+    } catch {
+      // Neither the reader nor `body` throws anything but a FileError.
+      throw .unreadable(ordersPath, .shortRead)
     }
-  }
-
-  /// The 1-based line that starts at `offset`: for an error message only.
-  private func lineNumber(at offset: Int, _ orders: Orders) throws(FileError) -> Int {
-    var count = 1
-    var position = 0
-    var block = [UInt8](repeating: 0, count: 1 << 16)
-    while position < offset {
-      let length = min(block.count, offset - position)
-      let got: Int
-      do { got = try orders.file.read(into: &block, 0..<length, at: position) } catch {
-        throw .unreadable(ordersPath, error)
-      }
-      guard got == length else { throw .unreadable(ordersPath, .shortRead) }
-      count += block[..<length].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-      position += length
-    }
-    return count
   }
 }
 
