@@ -139,6 +139,18 @@ struct StoredLineCopyTests {
     #expect(fast.1 == plain.1)
   }
 
+  /// `-0` is JSON but not the encoder's form: the order is written anew, by either path, and
+  /// no stored line with it is copied.
+  @Test func aMinusZeroIsWrittenAnewNeverCopied() throws {
+    let items = #""items":[{"sku":"pen","quantity":1,"price":"#
+    let stored = #"{"number":1001,"# + items + #"-0}],"total":-0,"payable":-0,"# + Self.time
+    let anew = #"{"number":1001,"# + items + #"0}],"total":0,"payable":0,"# + Self.time
+    let (fast, plain) = try listings(of: stored + "\n")
+    #expect(fast.0 == anew + "\n")
+    #expect(plain.0 == anew + "\n")
+    #expect(self.fast(Array(stored.utf8)) == nil)
+  }
+
   /// A file much larger than the listing's buffer, in either layout: the same bytes.
   @Test func aLongFileListsTheSameBothWays() throws {
     var text = ""

@@ -190,7 +190,9 @@ extension JSONParser {
   /// place; nil, with nothing consumed, for anything else, which the full reader then takes.
   mutating func plainInteger() -> Int? {
     guard let integer = JSONParser.integer.scan(bytes, from: position),
-      let value = integer.value
+      let value = integer.value,
+      // `-0` is JSON, but no writer's form: the full reader takes it, and it is written anew.
+      value != 0 || bytes[position] != UInt8(ascii: "-")
     else { return nil }
     let end = integer.end
     if end < bytes.count {
