@@ -57,7 +57,7 @@ struct OrderRangeTests {
     }
   }
 
-  @Test(arguments: [0, 1, 2, 30, 500])
+  @Test(arguments: [0, 1, 2, 30, 400])
   func aRangeOfTheFileIsTheOrdersPlacedInIt(count: Int) throws {
     let folder = try TemporaryFolder()
     let times = OrderRangeTests.times(count, seed: UInt64(count))
