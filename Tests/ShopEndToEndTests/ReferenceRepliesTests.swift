@@ -4,18 +4,6 @@ import Testing
 
 /// `--ref` and `@REF` through the root in-process: the replies, and a batch fixed and run again.
 struct ReferenceRepliesTests {
-  /// (number, ref) of every complete line of an orders file.
-  func saved(_ path: String) throws -> [(number: Int, ref: String?)] {
-    try OrdersFile.refs(path)
-  }
-
-  /// Every line's ref exactly once, numbers from 1001 with no gap.
-  func checkOnce(_ path: String, refs: [String], _ context: String) throws {
-    let orders = try saved(path)
-    #expect(orders.map(\.number) == Array(1001..<(1001 + orders.count)), "\(context): a gap")
-    #expect(orders.compactMap(\.ref).sorted() == refs.sorted(), "\(context): not once each")
-  }
-
   @Test func theRepliesOfARepeatedRef() throws {
     let shop = try RootHarness()
     let orders = shop.folder.file("orders.jsonl")
@@ -40,7 +28,7 @@ struct ReferenceRepliesTests {
       #expect(usage.status == 64, "\(bad)")
       #expect(usage.stderr.hasPrefix("Error: '--ref' must be 1-64 letters"), "\(usage)")
     }
-    #expect(try saved(orders).count == 1)
+    #expect(try OrdersFile.refs(orders).count == 1)
 
     let listed = try shop.run("orders", "--orders", orders, "--ref", "web-5512")
     #expect(listed.status == 0)
@@ -85,6 +73,6 @@ struct ReferenceRepliesTests {
       lines[3]
         == #"{"line":4,"error":"ref web-3 is order 1002, with other items","ref":"web-3","order":1002}"#
     )
-    try checkOnce(orders, refs: ["web-1", "web-2", "web-3"], "fixed")
+    #expect(try OrdersFile.refsPlacedOnce(orders, ["web-1", "web-2", "web-3"]) == nil, "fixed")
   }
 }

@@ -6,18 +6,6 @@ import Testing
 /// disk, each followed by running the same input again.
 @Suite(.serialized)
 struct ReferenceTests {
-  /// (number, ref) of every complete line of an orders file.
-  func saved(_ path: String) throws -> [(number: Int, ref: String?)] {
-    try OrdersFile.refs(path)
-  }
-
-  /// Every line's ref exactly once, numbers from 1001 with no gap.
-  func checkOnce(_ path: String, refs: [String], _ context: String) throws {
-    let orders = try saved(path)
-    #expect(orders.map(\.number) == Array(1001..<(1001 + orders.count)), "\(context): a gap")
-    #expect(orders.compactMap(\.ref).sorted() == refs.sorted(), "\(context): not once each")
-  }
-
   @Test func eightProcessesPlacingTheSameRefsGiveOneOrderEach() throws {
     let shop = try Shop()
     let orders = shop.folder.file("orders.jsonl")
@@ -35,7 +23,9 @@ struct ReferenceTests {
     for process in processes { try process.run() }
     for process in processes { process.waitUntilExit() }
     #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "a command failed")
-    try checkOnce(orders, refs: (1...25).map { "same-\($0)" }, "eight processes")
+    #expect(
+      try OrdersFile.refsPlacedOnce(orders, (1...25).map { "same-\($0)" }) == nil, "eight processes"
+    )
     var placed = 0
     for worker in 1...8 {
       let out = try shop.folder.read("out.\(worker)").split(separator: "\n")
@@ -58,11 +48,13 @@ struct ReferenceTests {
       let reported = try shop.batchKilled(
         ["-q", "--orders", orders], feeding: chunks, after: useconds_t(delay))
       #expect(Set(reported).count == reported.count)
-      let before = try saved(orders).count
+      let before = try OrdersFile.refs(orders).count
       if before < lines.count { interrupted += 1 }
       let rerun = try shop.run("batch", "-q", "--orders", orders, input)
       #expect(rerun.status == 0, "\(rerun)")
-      try checkOnce(orders, refs: (0..<6000).map { "k-\($0)" }, "moment \(moment)")
+      #expect(
+        try OrdersFile.refsPlacedOnce(orders, (0..<6000).map { "k-\($0)" }) == nil,
+        "moment \(moment)")
       // And each ref's order has its own line's items.
       let text = String(
         decoding: FileManager.default.contents(atPath: orders) ?? Data(), as: UTF8.self)
@@ -86,7 +78,7 @@ struct ReferenceTests {
       "input.txt", (0..<2000).map { "@f-\($0) pen=1 lamp=\($0 % 3 + 1)\n" }.joined())
     let full = try shop.run("batch", "-q", "--orders", orders, input)
     #expect(full.status == 74, "\(full)")
-    let partial = try saved(orders)
+    let partial = try OrdersFile.refs(orders)
     #expect(partial.count < 2000)
     #expect(partial.map(\.number) == Array(1001..<(1001 + partial.count)))
     // Room again: the same command, unchanged, finishes the job.
@@ -98,7 +90,9 @@ struct ReferenceTests {
     #expect(grow.terminationStatus == 0)
     let rerun = try shop.run("batch", "-q", "--orders", orders, input)
     #expect(rerun.status == 0, "\(rerun)")
-    try checkOnce(orders, refs: (0..<2000).map { "f-\($0)" }, "after the full disk")
+    #expect(
+      try OrdersFile.refsPlacedOnce(orders, (0..<2000).map { "f-\($0)" }) == nil,
+      "after the full disk")
     #expect(
       try shop.run("place", "--orders", orders, "--ref", "f-7", "pen=1", "lamp=2").stdout
         == "order 1008 for 369 (already placed)\n")

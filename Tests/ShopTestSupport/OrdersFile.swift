@@ -38,4 +38,18 @@ extension OrdersFile {
       return (number, object?["ref"] as? String)
     }
   }
+
+  /// What is wrong with the file as the store of `refs`, each placed exactly once: a gap in
+  /// the numbers from 1001, or a ref missing or there twice; nil when nothing is.
+  public static func refsPlacedOnce(_ path: String, _ refs: [String]) throws -> String? {
+    let orders = try self.refs(path)
+    if let line = orders.indices.first(where: { orders[$0].number != 1001 + $0 }) {
+      return "a gap: line \(line + 1) holds order \(orders[line].number)"
+    }
+    let held = orders.compactMap(\.ref).sorted()
+    guard held == refs.sorted() else {
+      return "not once each: \(held.count) refs held of \(refs.count), \(Set(held).count) apart"
+    }
+    return nil
+  }
 }
