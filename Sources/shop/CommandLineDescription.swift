@@ -24,6 +24,25 @@ struct CommandLineDescription: Sendable {
   func command(named name: String) -> CommandDescription? {
     commands.first { $0.name == name }
   }
+
+  /// Every value given anywhere in `arguments` to an option that sets `field` in any command
+  /// (`--orders PATH`, `--orders=PATH`), read without parsing: for a command line the parser
+  /// refused, so that its error is never printed into the file such a value names.
+  func values(of field: OptionValues.Path, in arguments: [[UInt8]]) -> [[UInt8]] {
+    let names = (options + commands.flatMap(\.options)).filter { $0.target == .path(field) }
+      .flatMap(\.names).map { Array($0.utf8) }
+    var values: [[UInt8]] = []
+    for (index, argument) in arguments.enumerated() {
+      for name in names {
+        if argument == name, index + 1 < arguments.count {
+          values.append(arguments[index + 1])
+        } else if argument.count > name.count, argument.starts(with: name + [UInt8(ascii: "=")]) {
+          values.append(Array(argument[(name.count + 1)...]))
+        }
+      }
+    }
+    return values
+  }
 }
 
 /// A name and what it means: a variable, a file, an exit status.

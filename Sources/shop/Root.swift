@@ -24,8 +24,11 @@ func runShop(
       .run(invocation)
   } catch let error as ShopError {
     status = error.status
-    // An error printed into the orders file (`2>> orders.jsonl`) would corrupt it.
-    let intoTheStore = store.path.map(streams.errorsWriteTo) ?? false
+    // An error printed into the orders file (`2>> orders.jsonl`) would corrupt it: the store
+    // chosen, or for a command line that could not be read, any file it names as the store.
+    let named = CommandLineDescription.shop.values(of: .orders, in: arguments).map(FilePath.init)
+    let intoTheStore = ([store.path].compactMap { $0 } + named).contains(
+      where: streams.errorsWriteTo)
     if !error.message.isEmpty, !intoTheStore { errors.write("Error: \(error.message)\n") }
   } catch {
     status = .software
@@ -145,14 +148,15 @@ private struct Root {
   }
 
   /// The app of `place` and `batch`. The report comes first, so a closed standard output
-  /// stops the command before a catalog or store is touched.
+  /// stops the command before a catalog or store is touched; the store (which touches no file
+  /// yet) before the catalog is read, so a command with no place for its orders stops with 73
+  /// whatever its catalog, as `--explain` says it would.
   func makePlaceOrder(_ options: PlacementOptions) throws -> PlaceOrder {
     let report = try makeReport(options.report)
-    let catalog = chooseCatalog(flag: options.catalogPath, environment)
-    let store = chooseStore(flag: options.ordersPath, memory: options.memory, environment)
-    return PlaceOrder(
-      catalog: try makeCatalog(catalog.value), orders: try makeStore(store), clock: clock,
-      report: report)
+    let orders = try makeStore(
+      chooseStore(flag: options.ordersPath, memory: options.memory, environment))
+    let catalog = try makeCatalog(chooseCatalog(flag: options.catalogPath, environment).value)
+    return PlaceOrder(catalog: catalog, orders: orders, clock: clock, report: report)
   }
 
   /// The app of `batch`: quiet into a file, priced straight from the input's bytes
@@ -160,9 +164,9 @@ private struct Root {
   /// input opened last.
   func makeBatch(_ options: PlacementOptions, path: FilePath?) throws -> PlaceBatch {
     let report = try makeReport(options.report)
-    let catalog = try makeCatalog(chooseCatalog(flag: options.catalogPath, environment).value)
     let orders = try makeStore(
       chooseStore(flag: options.ordersPath, memory: options.memory, environment))
+    let catalog = try makeCatalog(chooseCatalog(flag: options.catalogPath, environment).value)
     let opened = try path.map { path throws(FileError) in try BatchInput(path: path) }
     let input = try opened ?? streams.batchInput()
     if let quiet = report as? QuietReport, let file = orders as? FileOrders {

@@ -33,6 +33,17 @@ struct ProcessEdgeTests {
     // A usage error, with the orders file from the environment.
     #"SHOP_ORDERS=r.jsonl "$SHOP" place --bogus 2>> r.jsonl"#,
     #"SHOP_ORDERS=r.jsonl "$SHOP" orders --last 0 >> r.jsonl 2>&1"#,
+    // A usage error, with the orders file named on the command line the parser refused,
+    // before or after the bad argument, in either form, through another name, or after an
+    // unknown command.
+    #""$SHOP" place --orders r.jsonl pen=0 2>> r.jsonl"#,
+    #""$SHOP" place --bogus --orders=r.jsonl pen=1 >> r.jsonl 2>&1"#,
+    #""$SHOP" orders --csv --json --orders r.jsonl 2>> r.jsonl"#,
+    #""$SHOP" summary --by week --orders r.jsonl 2>> r.jsonl"#,
+    #"printf 'pen=1\n' | "$SHOP" batch --bogus --orders r.jsonl 2>> r.jsonl"#,
+    #""$SHOP" plcae pen=1 --orders r.jsonl 2>> r.jsonl"#,
+    #""$SHOP" place --orders /dev/stderr pen=0 2>> r.jsonl"#,
+    #""$SHOP" orders --orders /dev/stdout --bogus >> r.jsonl 2>&1"#,
   ])
   func anErrorIsNeverPrintedIntoTheOrdersFile(script: String) throws {
     let shop = try Shop()
