@@ -69,9 +69,15 @@ struct Explanation {
     case .memory: text = "memory, for this run only (\(store.why))"
     case .file(let path): text = "file \(Explanation.display(path)) (\(store.why))"
     case .postgreSQL(let uri):
-      text =
-        "PostgreSQL \(ConnectionURI(uri)) (\(store.why))"
-        + (PostgresOrders.libraryProblem(libpq).map { "; this machine can't use it: \($0)" } ?? "")
+      // The URI is checked as the command checks it before connecting: its own parameters,
+      // then the library, then libpq's reading of it.
+      let refused = PostgresOrders.uriProblem(uri, library: libpq).map {
+        ": the command would stop with \($0.status.rawValue): \($0.message)"
+      }
+      let unusable = PostgresOrders.libraryProblem(libpq).map {
+        "; this machine can't use it: \($0)"
+      }
+      text = "PostgreSQL \(ConnectionURI(uri)) (\(store.why))" + (refused ?? unusable ?? "")
     case .nowhere:
       text =
         "none (\(store.why)): the command would stop with \(NoOrdersLocation().status.rawValue)"

@@ -480,6 +480,14 @@ struct PostgresRedactionTests {
     ),
     ("postgresql://user@host/db", "postgresql://user@host/db"),
     ("postgresql://[::1]:5432/db", "postgresql://[::1]:5432/db"),
+    // libpq decodes a query key before it reads it: each of these is a password.
+    ("postgresql://h/db?pass%77ord=abc", "postgresql://h/db?pass%77ord=***"),
+    (
+      "postgresql://h/db?%70%61%73%73%77%6F%72%64=abc&x=1",
+      "postgresql://h/db?%70%61%73%73%77%6F%72%64=***&x=1"
+    ),
+    ("postgresql://h/db?PASS%57ord=abc", "postgresql://h/db?PASS%57ord=***"),
+    ("postgresql://h/db?pass%77or=abc&passwordx=1", "postgresql://h/db?pass%77or=abc&passwordx=1"),
     (
       "connection to server at \"e\" (1.2.3.4), port 5 failed: password authentication failed",
       "connection to server at \"e\" (1.2.3.4), port 5 failed: password authentication failed"

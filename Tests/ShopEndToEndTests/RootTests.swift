@@ -182,6 +182,8 @@ struct RootTests {
         "postgresql:///shop?host=/run/pg&password=***&user=e"
       ),
       ("postgresql://only-user@host/db", "postgresql://only-user@host/db"),
+      // The key percent-encoded, as libpq decodes it.
+      ("postgresql://h/db?pass%77ord=secret", "postgresql://h/db?pass%77ord=***"),
     ] {
       let run = try harness.run(["orders", "--explain"], environment: ["SHOP_ORDERS": uri])
       #expect(run.status == 0, "\(run)")
@@ -189,6 +191,22 @@ struct RootTests {
       #expect(
         !run.stdout.contains("secret") && !run.stdout.contains(":e@") && !run.stdout.contains("=pw")
       )
+    }
+  }
+
+  @Test func explainSaysAURIThatTheCommandRefusesWithItsStatusAndMessage() throws {
+    let harness = try RootHarness()
+    for uri in [
+      "postgresql://u:secret@h/db?shop_timeout=abc", "postgresql://u:secret@h/db?shop_timeout=0",
+    ] {
+      let explained = try harness.run(["place", "--explain", "--orders", uri, "pen=1"])
+      let run = try harness.run(["place", "--orders", uri, "pen=1"])
+      #expect(run.status == 64, "\(run)")
+      let message = String(run.stderr.dropFirst("Error: ".count).prefix { $0 != "\n" })
+      #expect(explained.status == 0)
+      #expect(
+        explained.stdout.contains("the command would stop with 64: \(message)"), "\(explained)")
+      #expect(!explained.stdout.contains("secret"))
     }
   }
 
@@ -219,6 +237,16 @@ struct RootTests {
       let placed = try harness.run(["place", "pen=1"], environment: ["HOME": home])
       #expect(placed.status == 73, "\(placed)")
       #expect(placed.stderr.contains("no place for the orders file"))
+      // A catalog that can't be read changes neither: explain reads no catalog, and the
+      // command finds no place for its orders before it reads one.
+      let none = harness.folder.file("none.csv")
+      for command in [["place", "--catalog", none, "pen=1"], ["batch", "--catalog", none]] {
+        let explainedToo = try harness.run(
+          command + ["--explain"], input: "pen=1\n", environment: ["HOME": home])
+        #expect(explainedToo.stdout.contains("the command would stop with 73"), "\(explainedToo)")
+        let run = try harness.run(command, input: "pen=1\n", environment: ["HOME": home])
+        #expect(run.status == 73, "\(command): \(run)")
+      }
     }
     #expect(!FileManager.default.fileExists(atPath: "relative"))
   }

@@ -23,7 +23,8 @@ public struct ConnectionURI: Sendable, CustomStringConvertible {
 
   /// `text` (a URI, a message quoting one, a conninfo string) with every password field cut
   /// out: the userinfo's `user:password@` after a `://`, and the value of a `password=` in any
-  /// letter case. Only the field: a short password's letters elsewhere stay as they are.
+  /// letter case, its letters typed or percent-encoded. Only the field: a short password's
+  /// letters elsewhere stay as they are.
   public static func redacting(_ text: String) -> String {
     let bytes = Array(text.utf8)
     var output: [UInt8] = []
@@ -34,15 +35,41 @@ public struct ConnectionURI: Sendable, CustomStringConvertible {
       byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\"")
         || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "#")
     }
+    func lower(_ byte: UInt8) -> UInt8 {
+      byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
     func starts(_ word: String, at index: Int) -> Bool {
       let word = Array(word.utf8)
       guard index + word.count <= bytes.count else { return false }
-      for (offset, byte) in word.enumerated() {
-        let here = bytes[index + offset]
-        let lower = here >= UInt8(ascii: "A") && here <= UInt8(ascii: "Z") ? here + 32 : here
-        guard lower == byte else { return false }
+      for (offset, byte) in word.enumerated() where lower(bytes[index + offset]) != byte {
+        return false
       }
       return true
+    }
+    func hex(_ byte: UInt8) -> UInt8? {
+      switch lower(byte) {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): return lower(byte) - UInt8(ascii: "a") + 10
+      default: return nil
+      }
+    }
+    // Where `password=` ends if it starts at `index`, its letters typed or percent-encoded
+    // (`pass%77ord=`): libpq decodes a URI's query keys before it reads them.
+    func passwordKey(at index: Int) -> Int? {
+      var at = index
+      for letter in "password".utf8 {
+        guard at < bytes.count else { return nil }
+        if bytes[at] == UInt8(ascii: "%"), at + 2 < bytes.count, let high = hex(bytes[at + 1]),
+          let low = hex(bytes[at + 2]), lower(high << 4 | low) == letter
+        {
+          at += 3
+        } else if lower(bytes[at]) == letter {
+          at += 1
+        } else {
+          return nil
+        }
+      }
+      return at < bytes.count && bytes[at] == UInt8(ascii: "=") ? at + 1 : nil
     }
     var index = 0
     while index < bytes.count {
@@ -65,9 +92,9 @@ public struct ConnectionURI: Sendable, CustomStringConvertible {
           output += authority
         }
         index = end
-      } else if starts("password=", at: index) {
-        output += bytes[index..<index + 9]
-        index += 9
+      } else if let valueStart = passwordKey(at: index) {
+        output += bytes[index..<valueStart]
+        index = valueStart
         if index < bytes.count, bytes[index] == UInt8(ascii: "'") {
           // A quoted conninfo value, `password='a b'`, up to its closing quote.
           var end = index + 1

@@ -59,6 +59,21 @@ public final class PostgresOrders: Orders, OrderHistory {
     }
   }
 
+  /// Why a command would refuse `uri` before connecting (64: a bad `shop_timeout`, or a URI
+  /// libpq can't read), or nil; checked as a connection checks it, in the same order. Loads
+  /// `library` only to read the URI, and nil when it can't be loaded (``libraryProblem(_:)``
+  /// says so): for `--explain` of a PostgreSQL store only.
+  public static func uriProblem(_ uri: String, library: String) -> PostgresError? {
+    do {
+      let (libpqURI, _) = try PostgresPlace.shopParameters(of: uri).get()
+      guard let pq = try? LibPQ(loading: library) else { return nil }
+      _ = try PostgresPlace.parse(libpqURI, pq).get()
+      return nil
+    } catch {
+      return error
+    }
+  }
+
   public func save(_ drafts: [Draft]) throws -> [Order] {
     guard !drafts.isEmpty else { return [] }
     let saved = try withTable { connection in try save(drafts, on: connection) }

@@ -84,6 +84,7 @@ struct PostgresPlace: CustomStringConvertible {
   /// Whether `uri` gives a password: `user:password@` before the host, or a `password=`
   /// parameter. Judged on the text alone, for a URI libpq could not read.
   static func holdsPassword(_ uri: String) -> Bool {
+    if ConnectionURI.redacting(uri) != uri { return true }  // `pass%77ord=` among them.
     guard let scheme = uri.firstRange(of: "://") else { return uri.contains("password") }
     let rest = uri[scheme.upperBound...]
     let authority = rest.prefix { $0 != "/" && $0 != "?" }
