@@ -15,8 +15,8 @@ struct CommandLineDescription: Sendable {
   var options: [OptionDescription]
   var commands: [CommandDescription]
   /// Where `place` finds its SKUs for completion: `program command option VALUE`, whose output
-  /// has one SKU at the start of each line.
-  var skuListing: (command: String, option: String)
+  /// has one SKU at the start of each line. The option is the declared one, not its name.
+  var skuListing: (command: String, option: OptionDescription)
   var environment: [Entry]
   var files: [Entry]
   var exitStatuses: [Entry]

@@ -10,6 +10,11 @@ extension CommandLineDescription {
       .map { "command \($0) is declared twice" }
     for option in options { problems += option.problems(in: program) }
     for command in commands { problems += command.problems }
+    let (listing, option) = skuListing
+    if command(named: listing)?.options.contains(option) != true {
+      problems.append(
+        "the SKU listing \(listing) \(option.long) is not a declared command and option")
+    }
     return problems
   }
 

@@ -139,7 +139,7 @@ enum Completions {
     program: String, function: String, listing: String, option: String
   ) {
     let (listing, option) = description.skuListing
-    return (description.program, prefix + identifier(description.program), listing, option)
+    return (description.program, prefix + identifier(description.program), listing, option.long)
   }
 
   /// The program's name as a shell function name: letters, digits and `_`.

@@ -141,7 +141,7 @@ extension CommandLineDescription {
         operands: [],
         conflicts: []),
     ],
-    skuListing: (command: "catalog", option: "--catalog"),
+    skuListing: (command: "catalog", option: .catalog),
     environment: [
       Entry(name: "SHOP_CATALOG", text: "The catalog file, when --catalog is not given."),
       Entry(

@@ -86,6 +86,13 @@ struct CommandLineDescriptionTests {
         "catalog: --last's value does not fit where it goes",
         "catalog: the conflict NUMBER/--json names NUMBER, which catalog does not declare",
       ])
+    // SKUs listed for completion by a command that does not take that option.
+    description = .shop
+    description.skuListing = ("orders", .catalog)
+    #expect(
+      description.problems == [
+        "the SKU listing orders --catalog is not a declared command and option"
+      ])
   }
 
   @Test func everyCommandAndOptionIsInEveryScriptAndTheManual() {
