@@ -86,25 +86,11 @@ struct PostgresTests {
   }
 
   @Test func aServerThatStopsMidBatchIs69AndKeepsEveryReportedOrder() throws {
-    signal(SIGPIPE, SIG_IGN)
     let server = try PostgresServer()  // Its own: stopping the shared one would hurt others.
     let database = try server.makeDatabase()
     let uri = server.tcpURI(database)
     let shop = try Shop()
-    let pipe = Pipe()
-    let stdout = shop.folder.file("stopped.out")
-    let stderr = shop.folder.file("stopped.err")
-    try Data().write(to: URL(fileURLWithPath: stdout))
-    try Data().write(to: URL(fileURLWithPath: stderr))
-    let batch = Process()
-    batch.executableURL = URL(fileURLWithPath: Shop.binary)
-    batch.arguments = ["batch", "--orders", uri]
-    batch.standardInput = pipe
-    batch.standardOutput = FileHandle(forWritingAtPath: stdout)
-    batch.standardError = FileHandle(forWritingAtPath: stderr)
-    try batch.run()
-    try pipe.fileHandleForReading.close()
-    let writer = pipe.fileHandleForWriting
+    let (batch, writer) = try shop.startFed(["batch", "--orders", uri])
     // Small groups with pauses between them: the stop lands between commits, as a real
     // outage mostly does (one landing inside a COMMIT is the 75 case, tested on its own).
     Thread.detachNewThread {
@@ -117,9 +103,8 @@ struct PostgresTests {
     }
     usleep(700_000)
     try server.stop()
-    batch.waitUntilExit()
+    let run = batch.finish()
     try? writer.close()
-    let run = Shop.Started(process: batch, stdout: stdout, stderr: stderr).finish()
     #expect(run.status == 69, "\(run)")
     #expect(
       run.stderr.hasPrefix("Error: the orders database '\(database)' on 127.0.0.1:\(server.port)")
@@ -234,40 +219,25 @@ struct PostgresTests {
   }
 
   @Test func aBatchWhoseBackendStopsEndsWith75NamingTheLastReportedOrder() throws {
-    signal(SIGPIPE, SIG_IGN)
     let server = try PostgresServer.shared.get()
     let database = try server.makeDatabase()
     let shop = try Shop()
-    let stdout = shop.folder.file("stopped.out")
-    let stderr = shop.folder.file("stopped.err")
-    try Data().write(to: URL(fileURLWithPath: stdout))
-    try Data().write(to: URL(fileURLWithPath: stderr))
-    let pipe = Pipe()
-    let batch = Process()
-    batch.executableURL = URL(fileURLWithPath: Shop.binary)
-    batch.arguments = ["batch", "--orders", server.tcpURI(database) + "?shop_timeout=1"]
-    batch.environment = ["HOME": shop.home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"]
-    batch.standardInput = pipe
-    batch.standardOutput = FileHandle(forWritingAtPath: stdout)
-    batch.standardError = FileHandle(forWritingAtPath: stderr)
-    try batch.run()
-    try pipe.fileHandleForReading.close()
-    try pipe.fileHandleForWriting.write(contentsOf: Data("pen=1\n".utf8))
+    let (batch, input) = try shop.startFed(
+      ["batch", "--orders", server.tcpURI(database) + "?shop_timeout=1"])
+    try input.write(contentsOf: Data("pen=1\n".utf8))
     // The first group is reported once it is committed.
     var reported = ""
     for _ in 0..<300 where !reported.contains("order 1001") {
       usleep(20_000)
-      reported = String(
-        decoding: FileManager.default.contents(atPath: stdout) ?? Data(), as: UTF8.self)
+      reported = batch.output
     }
     #expect(reported == "order 1001 for 30\n")
     let backend = try server.shopBackend(database)
     kill(backend, SIGSTOP)
-    try pipe.fileHandleForWriting.write(contentsOf: Data("lamp=1\n".utf8))
-    batch.waitUntilExit()  // Before the fix: forever.
+    try input.write(contentsOf: Data("lamp=1\n".utf8))
+    let run = batch.finish()  // Before the fix: forever.
     kill(backend, SIGCONT)
-    try? pipe.fileHandleForWriting.close()
-    let run = Shop.Started(process: batch, stdout: stdout, stderr: stderr).finish()
+    try? input.close()
     #expect(run.status == 75, "\(run)")
     #expect(run.stdout == "order 1001 for 30\n")
     #expect(run.stderr.contains("no answer within 1 s (shop_timeout)"), "\(run.stderr)")

@@ -6,31 +6,20 @@ import Testing
 struct PipeTests {
   @Test func aReportArrivesWhileThePipeIsStillOpen() throws {
     let shop = try Shop()
-    let pipe = Pipe()
-    let stdout = shop.folder.file("stream.out")
-    try Data().write(to: URL(fileURLWithPath: stdout))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Shop.binary)
-    process.arguments = ["batch"]
-    process.environment = ["HOME": shop.home]
-    process.standardInput = pipe
-    process.standardOutput = FileHandle(forWritingAtPath: stdout)
-    try process.run()
-    try pipe.fileHandleForWriting.write(contentsOf: Data("pen=1\n".utf8))
+    let (batch, input) = try shop.startFed(["batch"])
+    try input.write(contentsOf: Data("pen=1\n".utf8))
     var seen = ""
     for _ in 0..<200 where !seen.contains("\n") {
       usleep(50_000)
-      seen = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
+      seen = batch.output
     }
     #expect(seen == "order 1001 for 30\n", "the first report waited for the end of input")
-    #expect(process.isRunning)
-    try pipe.fileHandleForWriting.write(contentsOf: Data("lamp=1\n".utf8))
-    try pipe.fileHandleForWriting.close()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    #expect(
-      try String(contentsOfFile: stdout, encoding: .utf8)
-        == "order 1001 for 30\norder 1002 for 190\n")
+    #expect(batch.process.isRunning)
+    try input.write(contentsOf: Data("lamp=1\n".utf8))
+    try input.close()
+    let run = batch.finish()
+    #expect(run.status == 0)
+    #expect(run.stdout == "order 1001 for 30\norder 1002 for 190\n")
   }
 
   /// A large generated batch, checked against reports computed here, independently.

@@ -30,26 +30,11 @@ struct ReplacedFileTests {
       try FileManager.default.createSymbolicLink(
         atPath: shop.folder.file("o.jsonl"), withDestinationPath: "a.jsonl")
     }
-    let stdout = shop.folder.file("batch.out")
-    let stderr = shop.folder.file("batch.err")
-    try Data().write(to: URL(fileURLWithPath: stdout))
-    try Data().write(to: URL(fileURLWithPath: stderr))
-    let pipe = Pipe()
-    let batch = Process()
-    batch.executableURL = URL(fileURLWithPath: Shop.binary)
-    batch.currentDirectoryURL = URL(fileURLWithPath: folder)
-    batch.arguments = ["batch", "--orders", "o.jsonl"]
-    batch.environment = ["HOME": shop.home]
-    batch.standardInput = pipe
-    batch.standardOutput = FileHandle(forWritingAtPath: stdout)
-    batch.standardError = FileHandle(forWritingAtPath: stderr)
-    try batch.run()
-    func reports() -> [Substring] {
-      ((try? String(contentsOfFile: stdout, encoding: .utf8)) ?? "").split(separator: "\n")
-    }
+    let (batch, input) = try shop.startFed(["batch", "--orders", "o.jsonl"])
+    func reports() -> [Substring] { batch.output.split(separator: "\n") }
     // Ten orders in two groups, each reported before the next line is sent.
     for index in 0..<10 {
-      try pipe.fileHandleForWriting.write(contentsOf: Data("pen=1\n".utf8))
+      try input.write(contentsOf: Data("pen=1\n".utf8))
       for _ in 0..<400 where reports().count <= index { usleep(10_000) }
     }
     #expect(reports().count == 10)
@@ -60,11 +45,10 @@ struct ReplacedFileTests {
     #expect(other.status == 0, "\(other)")
     // One write of ten lines, well under the pipe's buffer: a batch that stops at the first
     // line it reads has them all already, so the test never writes into a closed pipe.
-    try pipe.fileHandleForWriting.write(
-      contentsOf: Data(String(repeating: "pen=1\n", count: 10).utf8))
-    try pipe.fileHandleForWriting.close()
-    batch.waitUntilExit()
-    let errors = (try? String(contentsOfFile: stderr, encoding: .utf8)) ?? ""
+    try input.write(contentsOf: Data(String(repeating: "pen=1\n", count: 10).utf8))
+    try input.close()
+    let finished = batch.finish()
+    let errors = finished.stderr
 
     // What the file at the path holds, by number: its payable.
     var stored: [Int: [Int]] = [:]
@@ -80,12 +64,12 @@ struct ReplacedFileTests {
     // The ten reported before the replacement went to the file the path named then.
     let afterReplacement = Array(batchReports.dropFirst(10))
     if holdsReported {
-      #expect(batch.terminationStatus == 0, "\(errors)")
+      #expect(finished.status == 0, "\(errors)")
       #expect(batchReports.count == 20)
       for number in batchReports { #expect(stored[number] == [30], "order \(number)") }
       #expect(Set(stored.keys) == Set(batchReports + [otherNumber]))
     } else {
-      #expect(batch.terminationStatus == 74, "\(errors)")
+      #expect(finished.status == 74, "\(errors)")
       #expect(afterReplacement.isEmpty, "nothing reported into a file that lost the rest")
       #expect(errors.contains("'o.jsonl'"), "\(errors)")
       #expect(errors.contains("order 1010 was the last one reported"), "\(errors)")

@@ -73,11 +73,32 @@ public final class Shop {
     _ arguments: [String], input: Data?, environment: [String: String] = [:],
     executable: String = Shop.binary
   ) throws -> Started {
+    let stdin = folder.file("stdin.\(runs + 1)")
+    try (input ?? Data()).write(to: URL(fileURLWithPath: stdin))
+    return try launch(
+      arguments, input: FileHandle(forReadingAtPath: stdin) as Any, environment, executable)
+  }
+
+  /// As ``start(_:input:environment:executable:)`` for `shop`, with standard input a pipe the
+  /// test feeds through the handle returned. Only the process reads it, so the process's end
+  /// breaks the pipe, and a write after it fails rather than blocks.
+  public func startFed(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> (started: Started, input: FileHandle)
+  {
+    signal(SIGPIPE, SIG_IGN)  // Writing to an ended process must fail, not kill the tests.
+    let pipe = Pipe()
+    let started = try launch(arguments, input: pipe, environment, Shop.binary)
+    try pipe.fileHandleForReading.close()
+    return (started, pipe.fileHandleForWriting)
+  }
+
+  /// Runs `executable` in the sandbox, its output and errors going to files of their own.
+  private func launch(
+    _ arguments: [String], input: Any, _ environment: [String: String], _ executable: String
+  ) throws -> Started {
     runs += 1
     let stdout = folder.file("stdout.\(runs)")
     let stderr = folder.file("stderr.\(runs)")
-    let stdin = folder.file("stdin.\(runs)")
-    try (input ?? Data()).write(to: URL(fileURLWithPath: stdin))
     try Data().write(to: URL(fileURLWithPath: stdout))
     try Data().write(to: URL(fileURLWithPath: stderr))
     let process = Process()
@@ -87,7 +108,7 @@ public final class Shop {
     process.environment = ["HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"].merging(
       environment
     ) { $1 }
-    process.standardInput = FileHandle(forReadingAtPath: stdin)
+    process.standardInput = input
     process.standardOutput = FileHandle(forWritingAtPath: stdout)
     process.standardError = FileHandle(forWritingAtPath: stderr)
     try process.run()
@@ -99,16 +120,23 @@ public final class Shop {
     public let stdout: String
     public let stderr: String
 
-    public init(process: Process, stdout: String, stderr: String) {
+    init(process: Process, stdout: String, stderr: String) {
       self.process = process
       self.stdout = stdout
       self.stderr = stderr
     }
 
+    /// What the process has written to standard output so far.
+    public var output: String { Started.read(stdout) }
+
+    private static func read(_ path: String) -> String {
+      String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+    }
+
+    /// Waits for the process to end, and what it wrote.
     public func finish() -> Run {
-      func read(_ path: String) -> String {
-        String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-      }
+      process.waitUntilExit()
+      let read = Started.read
       let status =
         process.terminationReason == .uncaughtSignal
         ? 128 + process.terminationStatus : process.terminationStatus
@@ -245,20 +273,7 @@ extension Shop {
   public func batchKilled(_ arguments: [String], feeding chunks: [Data], after delay: useconds_t)
     throws -> [Int]
   {
-    signal(SIGPIPE, SIG_IGN)  // Writing to the killed batch must fail, not kill the tests.
-    runs += 1
-    let stdout = folder.file("killed.\(runs)")
-    try Data().write(to: URL(fileURLWithPath: stdout))
-    let pipe = Pipe()
-    let batch = Process()
-    batch.executableURL = URL(fileURLWithPath: Shop.binary)
-    batch.arguments = ["batch"] + arguments
-    batch.environment = ["HOME": home, "PATH": "/usr/bin:/bin", "LC_ALL": "C"]
-    batch.standardInput = pipe
-    batch.standardOutput = FileHandle(forWritingAtPath: stdout)
-    try batch.run()
-    try pipe.fileHandleForReading.close()  // Only the batch reads: its death breaks the pipe.
-    let writer = pipe.fileHandleForWriting
+    let (batch, writer) = try startFed(["batch"] + arguments)
     Thread.detachNewThread {
       for chunk in chunks {
         guard (try? writer.write(contentsOf: chunk)) != nil else { break }
@@ -267,10 +282,8 @@ extension Shop {
       try? writer.close()
     }
     usleep(delay)
-    kill(batch.processIdentifier, SIGKILL)
-    batch.waitUntilExit()
-    return Shop.reportedNumbers(
-      String(decoding: FileManager.default.contents(atPath: stdout) ?? Data(), as: UTF8.self))
+    kill(batch.process.processIdentifier, SIGKILL)
+    return Shop.reportedNumbers(batch.finish().stdout)
   }
 }
 
