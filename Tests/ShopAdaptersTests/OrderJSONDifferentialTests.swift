@@ -74,6 +74,20 @@ struct OrderJSONDifferentialTests {
     }
   }
 
+  /// `orders` random orders' encoded lines, each with `each` random mutations of it (bytes from
+  /// `noise`), from `seed`: for the tests that hold a fast reader to a plain one.
+  func mutatedLines(seed: UInt64, noise: [UInt8], orders: Int = 400, each: Int) throws
+    -> [(line: [UInt8], mutated: [UInt8])]
+  {
+    var random = SplitMix(seed: seed)
+    var pairs: [(line: [UInt8], mutated: [UInt8])] = []
+    for _ in 0..<orders {
+      let line = Array(encoded(try randomOrder(&random)).dropLast())
+      for _ in 0..<each { pairs.append((line, mutation(of: line, noise: noise, &random))) }
+    }
+    return pairs
+  }
+
   /// `line` with one random change: a byte taken out, put in or replaced (from `noise`), or
   /// the rest cut off.
   func mutation(of line: [UInt8], noise: [UInt8], _ random: inout SplitMix) -> [UInt8] {
@@ -89,21 +103,15 @@ struct OrderJSONDifferentialTests {
   }
 
   @Test func onMutatedLinesTheFastReaderDeclinesOrAgrees() throws {
-    var random = SplitMix(seed: 18)
     let noise = Array(" \"\\0-,:}{[]x.eE".utf8) + [0x80, 0xC3, 0x0D, 0x09]
     var declined = 0
     var acceptedChanged = 0
-    for _ in 0..<400 {
-      let order = try randomOrder(&random)
-      let line = Array(encoded(order).dropLast())
-      for _ in 0..<8 {
-        let mutated = mutation(of: line, noise: noise, &random)
-        expectAgreement(mutated)
-        if fast(mutated) == nil {
-          declined += 1
-        } else if mutated != line {
-          acceptedChanged += 1
-        }
+    for (line, mutated) in try mutatedLines(seed: 18, noise: noise, each: 8) {
+      expectAgreement(mutated)
+      if fast(mutated) == nil {
+        declined += 1
+      } else if mutated != line {
+        acceptedChanged += 1
       }
     }
     // Both outcomes happen, so the comparison above was made on lines of each kind.

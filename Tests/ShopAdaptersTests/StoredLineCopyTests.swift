@@ -29,22 +29,16 @@ struct StoredLineCopyTests {
   }
 
   @Test func onMutatedLinesTheCheckTakesWhatTheDecoderTakes() throws {
-    var random = SplitMix(seed: 42)
     let noise = Array(" \"\\0-,:}{[]x.eE19".utf8) + [0x80, 0xC3, 0x0D, 0x09]
     var declined = 0
     var takenChanged = 0
-    for _ in 0..<400 {
-      let order = try Differential().randomOrder(&random)
-      let line = Array(Differential().encoded(order).dropLast())
-      for _ in 0..<10 {
-        let mutated = Differential().mutation(of: line, noise: noise, &random)
-        let verdict = fast(mutated)
-        #expect(verdict == plain(mutated), "\(String(decoding: mutated, as: UTF8.self))")
-        if verdict == nil {
-          declined += 1
-        } else if mutated != line {
-          takenChanged += 1
-        }
+    for (line, mutated) in try Differential().mutatedLines(seed: 42, noise: noise, each: 10) {
+      let verdict = fast(mutated)
+      #expect(verdict == plain(mutated), "\(String(decoding: mutated, as: UTF8.self))")
+      if verdict == nil {
+        declined += 1
+      } else if mutated != line {
+        takenChanged += 1
       }
     }
     // Both outcomes happen, so the comparison was made on lines of each kind.
