@@ -422,6 +422,7 @@ struct PostgresOrdersTests {
     _ = try PostgresOrders(uri: uri).save([draft()])
     try server.sql("ALTER SYSTEM SET synchronous_standby_names = 'ghost'", database: name)
     try server.sql("SELECT pg_reload_conf()", database: name)
+    try server.waitForSetting("synchronous_standby_names", "ghost", database: name)
     let error = try #require(throws: PostgresError.self) {
       try PostgresOrders(uri: uri).save([draft(), draft()])
     }
@@ -431,6 +432,7 @@ struct PostgresOrdersTests {
     #expect(error.message.contains("this command reported none of its orders"))
     try server.sql("ALTER SYSTEM RESET synchronous_standby_names", database: name)
     try server.sql("SELECT pg_reload_conf()", database: name)
+    try server.waitForSetting("synchronous_standby_names", "", database: name)
     try server.waitForNoSessions(name)
     // The commit was on the server's disk, waiting only for the standby: saved, as 75 allows.
     #expect(try numbers(server, name) == [1001, 1002, 1003])

@@ -103,6 +103,16 @@ public final class PostgresServer: Sendable {
     throw ServerError("sessions still open on \(database)")
   }
 
+  /// Waits until a new session sees `setting` as `value`: `pg_reload_conf()` only signals the
+  /// server, which may still fork a session with the old setting a moment later.
+  public func waitForSetting(_ setting: String, _ value: String, database: String) throws {
+    for _ in 0..<300 {
+      if try sql("SHOW \(setting)", database: database) == value + "\n" { return }
+      usleep(20_000)
+    }
+    throw ServerError("\(setting) is still not '\(value)' in a new session")
+  }
+
   /// Runs `text` with psql and returns its unaligned, tuples-only output.
   @discardableResult
   public func sql(_ text: String, database: String) throws -> String {
