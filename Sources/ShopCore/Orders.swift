@@ -17,6 +17,20 @@ public protocol Orders: AnyObject {
   /// may be reported. When it throws, none of `drafts` is saved and earlier orders are intact.
   /// - Returns: one placement per draft, in the same order.
   func place(_ drafts: [Draft]) throws -> [Placement]
+
+  /// The saved order that holds `reference`, or nil when none does; its cost does not grow
+  /// with the number of orders saved. Asked for a request the catalog can't price: a retry
+  /// asks for the same goods even after the catalog changed, and is answered by that order.
+  func order(holding reference: Reference) throws -> Order?
+}
+
+extension Orders where Self: OrderHistory {
+  /// A store that lists its history finds the order as ``OrderHistory`` does.
+  public func order(holding reference: Reference) throws -> Order? {
+    var found: Order?
+    _ = try order(referenced: reference) { found = $0 }
+    return found
+  }
 }
 
 extension Orders {

@@ -28,10 +28,15 @@ public struct PlaceOrder {
       }
       outcome = try Outcome(placement, reference: reference)
     case .unknown(let skus):
-      var suggestions = Suggestions()
-      outcome = .unknown(skus, suggestions: suggestions.for(skus, in: catalog))
+      if let retry = try retried(cart, reference) {
+        outcome = retry
+      } else {
+        var suggestions = Suggestions()
+        outcome = .unknown(skus, suggestions: suggestions.for(skus, in: catalog))
+      }
     case .tooLarge:
-      return .tooLarge
+      guard let retry = try retried(cart, reference) else { return .tooLarge }
+      outcome = retry
     }
     report.report(outcome, line: nil)
     try report.flush()
@@ -80,9 +85,11 @@ public struct PlaceOrder {
         outcome = try Outcome(placement, reference: request.reference)
         if case .placed(let order) = outcome { lastNumber = order.number }
       case .success(.unknown(let skus)):
-        outcome = .unknown(skus, suggestions: suggestions.for(skus, in: catalog))
+        outcome =
+          try retried(request.cart, request.reference)
+          ?? .unknown(skus, suggestions: suggestions.for(skus, in: catalog))
       case .success(.tooLarge):
-        outcome = .tooLarge
+        outcome = try retried(request.cart, request.reference) ?? .tooLarge
       case .failure(let error):
         outcome = .malformed(error)
       }
@@ -94,6 +101,21 @@ public struct PlaceOrder {
     }
     try report.flush()
     return GroupResult(rejected: rejected, lastNumber: lastNumber)
+  }
+
+  /// What a request the catalog can't price (a SKU it no longer sells, a total too large) is,
+  /// when the store already holds its reference: placed before, so a retry counts as placed
+  /// (or conflicts, with other items); nil when the reference is new or there is none. Asked
+  /// after the group is saved, so an earlier line of the group that took the reference counts.
+  private func retried(_ cart: Cart, _ reference: Reference?) throws -> Outcome? {
+    guard let reference, let held = try orders.order(holding: reference) else { return nil }
+    return cart.hasSameItems(as: held) ? .alreadyPlaced(held) : .conflict(reference, held)
+  }
+
+  private func retried(_ cart: Result<Cart, CartError>, _ reference: Reference?) throws -> Outcome?
+  {
+    guard case .success(let cart) = cart else { return nil }
+    return try retried(cart, reference)
   }
 
   /// What pricing a cart gives, before the store has numbered the order.

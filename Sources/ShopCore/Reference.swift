@@ -152,6 +152,14 @@ private struct GroupReferences {
   }
 }
 
+extension Cart {
+  /// The same SKUs with the same quantities as `order`, as ``Draft/hasSameItems(as:)`` judges
+  /// them: for a cart the catalog could not price, whose reference `order` holds.
+  public func hasSameItems(as order: Order) -> Bool {
+    Draft.quantities(order.lines) == Dictionary(items.map { ($0.sku, $0.quantity) }) { $0 + $1 }
+  }
+}
+
 extension Draft {
   /// The same SKUs with the same quantities, in any order, repeats added up. Prices are not
   /// compared: a retry asks for the same goods, even after the catalog's prices changed.
@@ -162,7 +170,7 @@ extension Draft {
     return mine == theirs
   }
 
-  private static func quantities(_ lines: [OrderLine]) -> [String: Int]? {
+  static func quantities(_ lines: [OrderLine]) -> [String: Int]? {
     var sums: [String: Int] = [:]
     sums.reserveCapacity(lines.count)
     for line in lines {

@@ -136,4 +136,7 @@ final class FailingOrders: Orders {
     saveCalls += 1
     throw FakeStoreFull()
   }
+
+  /// Nothing is ever saved, so no reference is held.
+  func order(holding reference: Reference) -> Order? { nil }
 }

@@ -44,6 +44,46 @@ struct ReferenceRepliesTests {
     #expect(try shop.run("orders", "--orders", shop.folder.file("none"), "--ref", "a").status == 1)
   }
 
+  /// A retry asks for the same goods even after the catalog changed: a ref already held is
+  /// answered by its order when the catalog no longer sells one of its SKUs or prices it too
+  /// high to total, by `place` and by a batch (loud, quiet, JSON, a file and the plain way).
+  @Test func aRetryIsAlreadyPlacedEvenWhenTheCatalogCanNoLongerPriceIt() throws {
+    let shop = try RootHarness()
+    let orders = shop.folder.file("orders.jsonl")
+    let first = try shop.folder.write("first.csv", "sku,price\npen,30\nlamp,190\n")
+    try shop.run("place", "--orders", orders, "--catalog", first, "--ref", "p1", "pen=2", "lamp=1")
+    let dropped = try shop.folder.write("dropped.csv", "sku,price\npen,31\n")
+    let huge = try shop.folder.write("huge.csv", "sku,price\npen,30\nlamp,9223372036854775807\n")
+    for catalog in [dropped, huge] {
+      let again = try shop.run(
+        "place", "--orders", orders, "--catalog", catalog, "--ref", "p1", "lamp=1", "pen=2")
+      #expect(again.status == 0, "\(again)")
+      #expect(again.stdout == "order 1001 for 225 (already placed)\n")
+      let other = try shop.run(
+        "place", "--orders", orders, "--catalog", catalog, "--ref", "p1", "lamp=3")
+      #expect(other.status == 1, "\(other)")
+      #expect(other.stdout == "ref p1 is order 1001, with other items\n")
+      let loud = try shop.run(
+        ["batch", "--orders", orders, "--catalog", catalog],
+        input: "@p1 pen=2 lamp=1\n@p2 lamp=2\n@p1 pen=1 pen=1 lamp=1\n")
+      #expect(loud.status == 1, "\(loud)")
+      #expect(loud.stdout.hasPrefix("order 1001 for 225 (already placed)\nline 2: "), "\(loud)")
+      #expect(loud.stdout.hasSuffix("\norder 1001 for 225 (already placed)\n"), "\(loud)")
+      let quiet = try shop.run(
+        ["batch", "-q", "--orders", orders, "--catalog", catalog], input: "@p1 pen=2 lamp=1\n")
+      #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet)")
+      let json = try shop.run(
+        ["batch", "--json", "--orders", orders, "--catalog", catalog], input: "@p1 pen=2 lamp=1\n")
+      #expect(json.stdout.hasSuffix(#""alreadyPlaced":true}"# + "\n"), "\(json)")
+    }
+    // A new ref the catalog can't price is refused as any such request is.
+    let new = try shop.run(
+      "place", "--orders", orders, "--catalog", dropped, "--ref", "p3", "lamp=1")
+    #expect(new.status == 1)
+    #expect(new.stdout == "no lamp\n")
+    #expect(try OrdersFile.refs(orders).map(\.number) == [1001])
+  }
+
   @Test func aBatchWithABadLineFixedAndRunAgainPlacesEachLineOnce() throws {
     let shop = try RootHarness()
     let orders = shop.folder.file("orders.jsonl")

@@ -35,6 +35,10 @@ public final class FakeOrders: Orders {
     saved += plan.new
     return plan.placements
   }
+
+  public func order(holding reference: Reference) -> Order? {
+    saved.first { $0.reference == reference }
+  }
 }
 
 public struct FakeStoreFull: Error {
