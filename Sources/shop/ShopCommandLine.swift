@@ -48,8 +48,9 @@ extension CommandLineDescription {
           With NUMBERs, lists only those orders; with --last N, only the newest N; with \
           --ref REF, the order that holds REF; with --count, prints only how many orders are \
           saved. --since and --until keep only the \
-          orders placed in that time, for every form but NUMBERs: --last N lists the newest N \
-          of them, --count counts them.
+          orders placed in that time, for every form but NUMBERs and --ref, which name their \
+          orders (with either, a range is a usage error): --last N lists the newest N of them, \
+          --count counts them.
           """,
         options: [
           .orders,
@@ -73,7 +74,8 @@ extension CommandLineDescription {
           (.option(.csv), .operand(.numbers)), (.option(.since), .operand(.numbers)),
           (.option(.until), .operand(.numbers)),
           (.option(.reference), .option(.count)), (.option(.reference), .option(.last)),
-          (.option(.reference), .operand(.numbers)),
+          (.option(.reference), .operand(.numbers)), (.option(.reference), .option(.since)),
+          (.option(.reference), .option(.until)),
         ]),
       CommandDescription(
         name: "summary",

@@ -41,6 +41,13 @@ struct ReferenceRepliesTests {
       try shop.run("orders", "--orders", orders, "--json", "--ref", "web-1").stdout
         == #"{"missingRef":"web-1"}"# + "\n")
     #expect(try shop.run("orders", "--orders", orders, "--ref", "web-1", "1001").status == 64)
+    // A ref names its order, as NUMBERs do: a range beside it is a usage error, not ignored.
+    for range in [["--since", "2030-01-01"], ["--until", "2020-01-01"]] {
+      let ranged = try shop.run(["orders", "--orders", orders, "--ref", "web-5512"] + range)
+      #expect(ranged.status == 64, "\(ranged)")
+      #expect(ranged.stdout.isEmpty)
+      #expect(ranged.stderr.contains("--ref"), "\(ranged)")
+    }
     #expect(try shop.run("orders", "--orders", shop.folder.file("none"), "--ref", "a").status == 1)
   }
 
