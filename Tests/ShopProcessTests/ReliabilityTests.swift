@@ -188,55 +188,93 @@ struct ReliabilityTests {
     ].map { Array($0.utf8) } + [[0xFF], [0xC3, 0x28], [0x80]]
 
   @Test func fuzzedCommandLinesNeverCrashAndNeverCorruptTheFile() throws {
-    let shop = try Shop()
     let seed = seed(default: 20_261_130)
     print("fuzz seed: \(seed) (replay with SHOP_FUZZ_SEED=\(seed))")
-    var random = SplitMix(seed: seed)
+    // Two lanes side by side, each with its own sandbox, store and inputs (from the seed and
+    // the lane's number): each is as deterministic as one run alone, and together they keep
+    // both cores busy while each waits for its own `shop`.
+    let failures = Failures()
+    DispatchQueue.concurrentPerform(iterations: Self.lanes) { lane in
+      do {
+        failures.add(try Self.fuzz(lane: lane, seed: seed))
+      } catch {
+        failures.add(["lane \(lane) of seed \(seed) could not run: \(error)"])
+      }
+    }
+    let found = failures.all
+    for failure in found.prefix(20) { Issue.record("\(failure)") }
+    if found.count > 20 { Issue.record("and \(found.count - 20) more") }
+  }
+
+  static let lanes = 2
+
+  /// One lane's share of the rounds: 1,500 command lines, then 300 batches of fuzzed input.
+  /// - Returns: what went wrong, each with the round to replay.
+  static func fuzz(lane: Int, seed: UInt64) throws -> [String] {
+    let shop = try Shop()
+    var random = SplitMix(seed: seed &+ UInt64(lane))
     _ = try shop.folder.write(
       "catalog.csv", "sku,price\npen,30\nlamp,190\ngold,9223372036854775807\n")
     _ = try shop.folder.write("bad.csv", "pen,30\npen,31\n")
     let environment = ["SHOP_ORDERS": shop.folder.file("orders.jsonl")]
-    for round in 0..<1500 {
+    var failures: [String] = []
+    let replay = "of lane \(lane), seed \(seed)"
+    for round in stride(from: lane, to: 1500, by: lanes) {
       var arguments: [[UInt8]] = []
       for _ in 0..<(random.next() % 7) {
         var argument: [UInt8] = []
         for _ in 0...(random.next() % 3) {
-          argument += Self.tokens[Int(random.next() % UInt64(Self.tokens.count))]
+          argument += tokens[Int(random.next() % UInt64(tokens.count))]
         }
         arguments.append(argument)
       }
-      try check(shop, arguments, input: [], environment, "round \(round) of seed \(seed)")
+      failures += try check(shop, arguments, input: [], environment, "round \(round) \(replay)")
     }
-    for round in 0..<300 {
+    for round in stride(from: lane, to: 300, by: lanes) {
       var input: [UInt8] = []
       for _ in 0..<(random.next() % 60) {
         switch random.next() % 4 {
         case 0: input += Array("pen=1 lamp=2\n".utf8)
         case 1: input.append(UInt8(truncatingIfNeeded: random.next()))
-        default: input += Self.tokens[Int(random.next() % UInt64(Self.tokens.count))]
+        default: input += tokens[Int(random.next() % UInt64(tokens.count))]
         }
       }
       let options: [[UInt8]] = random.next() % 2 == 0 ? [] : [Array("--json".utf8)]
-      try check(
+      failures += try check(
         shop, [Array("batch".utf8)] + options, input: input, environment,
-        "batch round \(round) of seed \(seed)")
+        "batch round \(round) \(replay)")
     }
     let listing = try shop.run(["orders"], environment: environment)
-    #expect(listing.status == 0, "the orders file no longer parses: \(listing.stderr)")
+    if listing.status != 0 {
+      failures.append("the orders file of lane \(lane) no longer parses: \(listing.stderr)")
+    }
+    return failures
   }
 
-  private func check(
+  private static func check(
     _ shop: Shop, _ arguments: [[UInt8]], input: [UInt8], _ environment: [String: String],
     _ replay: String
-  ) throws {
+  ) throws -> [String] {
     let (run, signal) = try shop.runBytes(arguments, input: input, environment: environment)
-    let shown = arguments.map { CartSyntaxDisplay.quoted($0) }.joined(separator: " ")
-    #expect(signal == nil, "died by signal \(signal ?? 0): \(shown) (\(replay))")
-    #expect(
-      [0, 1, 64, 65, 66, 73, 74].contains(run.status), "exit \(run.status): \(shown) (\(replay))")
-    if run.status > 1 {
-      #expect(!run.stderr.isEmpty, "exit \(run.status) without a message: \(shown) (\(replay))")
+    var failures: [String] = []
+    func shown() -> String { arguments.map { CartSyntaxDisplay.quoted($0) }.joined(separator: " ") }
+    if let signal { failures.append("died by signal \(signal): \(shown()) (\(replay))") }
+    if ![0, 1, 64, 65, 66, 73, 74].contains(run.status) {
+      failures.append("exit \(run.status): \(shown()) (\(replay))")
     }
+    if run.status > 1, run.stderr.isEmpty {
+      failures.append("exit \(run.status) without a message: \(shown()) (\(replay))")
+    }
+    return failures
+  }
+
+  /// What the lanes found, gathered from their threads.
+  final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var found: [String] = []
+
+    func add(_ failures: [String]) { lock.withLock { found += failures } }
+    var all: [String] { lock.withLock { found } }
   }
 
   @Test func jsonSpecialCharactersCanNotAddAFieldOrALine() throws {

@@ -48,9 +48,10 @@ public final class Shop {
   public func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:])
     throws -> Run
   {
-    let process = try start(arguments, input: input.map { Data($0.utf8) }, environment: environment)
-    process.process.waitUntilExit()
-    return process.finish()
+    try spawn(
+      arguments.map { Array($0.utf8) }, input: Array((input ?? "").utf8), environment: environment,
+      through: []
+    ).run
   }
 
   @discardableResult
@@ -62,11 +63,10 @@ public final class Shop {
   /// shell can arrange, such as a closed descriptor (`>&-`) or a pipe into `head`.
   @discardableResult
   public func shell(_ script: String, input: String? = nil) throws -> Run {
-    let process = try start(
-      ["-c", script], input: input.map { Data($0.utf8) }, environment: ["SHOP": Shop.binary],
-      executable: "/bin/sh")
-    process.process.waitUntilExit()
-    return process.finish()
+    try spawn(
+      [Array("-c".utf8), Array(script.utf8)], input: Array((input ?? "").utf8),
+      environment: ["SHOP": Shop.binary], through: [], executable: "/bin/sh"
+    ).run
   }
 
   public func start(
@@ -192,7 +192,7 @@ extension Shop {
 
   /// glibc's posix_spawn_file_actions_addchdir_np (2.29 on), which Swift's Glibc module does
   /// not show: with it a run starts `shop` alone, without starting a shell first.
-  nonisolated(unsafe) private static let addChdir: AddChdir? = {
+  private static let addChdir: AddChdir? = {
     #if os(Linux)
       guard let symbol = dlsym(nil, "posix_spawn_file_actions_addchdir_np") else { return nil }
       return unsafeBitCast(symbol, to: AddChdir.self)
@@ -201,14 +201,18 @@ extension Shop {
     #endif
   }()
 
+  /// Runs `executable` to its end. A run waited for reuses the same three files, truncated,
+  /// where one started alongside others gets its own: making thousands of new files costs more
+  /// than the runs (ext4 searches for a free inode among the ones just deleted).
   private func spawn(
-    _ arguments: [[UInt8]], input: [UInt8], environment: [String: String], through: [String]
+    _ arguments: [[UInt8]], input: [UInt8], environment: [String: String], through: [String],
+    executable: String = Shop.binary
   ) throws -> (run: Run, signal: Int32?) {
     runs += 1
-    let stdin = folder.file("stdin.\(runs)")
-    let stdout = folder.file("stdout.\(runs)")
-    let stderr = folder.file("stderr.\(runs)")
-    try Data(input).write(to: URL(fileURLWithPath: stdin))
+    let stdin = folder.file("run.stdin")
+    let stdout = folder.file("run.stdout")
+    let stderr = folder.file("run.stderr")
+    try Shop.overwrite(stdin, with: input)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -221,7 +225,7 @@ extension Shop {
     // The child moves into the sandbox, so relative paths among fuzzed arguments land there
     // and never in the work tree: by itself where glibc can, else through a shell whose `exec`
     // leaves `shop` as the process we wait for.
-    var command = through + [Shop.binary]
+    var command = through + [executable]
     if let addChdir = Shop.addChdir {
       let moved = addChdir(&actions, folder.path)
       guard moved == 0 else { throw POSIXError(POSIXErrorCode(rawValue: moved) ?? .EIO) }
@@ -254,6 +258,22 @@ extension Shop {
       Run(status: signal == 0 ? exit : 128 + signal, stdout: read(stdout), stderr: read(stderr)),
       signal == 0 ? nil : signal
     )
+  }
+}
+
+extension Shop {
+  /// Writes `bytes` over the file at `path`, keeping its inode.
+  static func overwrite(_ path: String, with bytes: [UInt8]) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    defer { close(descriptor) }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+      written += count
+    }
   }
 }
 
