@@ -22,7 +22,9 @@ public final class BatchInput: RequestSource {
   private let groupBytes: Int
   /// What the input is called in messages: its path, or a name such as "standard input".
   private let name: FilePath
-  private var buffer: [UInt8]
+  /// Where input is read to. Only `buffer[start..<end]`, which reads filled, is ever looked
+  /// at, so it is not zeroed first: a short batch touches a page of it, not all 2 MiB.
+  private let buffer: UnsafeMutableBufferPointer<UInt8>
   /// Unparsed input: `buffer[start..<end]`.
   private var start = 0
   private var end = 0
@@ -56,9 +58,11 @@ public final class BatchInput: RequestSource {
     self.buffer = BatchInput.makeBuffer(groupBytes: BatchInput.groupBytes)
   }
 
-  private static func makeBuffer(groupBytes: Int) -> [UInt8] {
-    [UInt8](repeating: 0, count: groupBytes + maximumLineBytes)
+  private static func makeBuffer(groupBytes: Int) -> UnsafeMutableBufferPointer<UInt8> {
+    .allocate(capacity: groupBytes + maximumLineBytes)
   }
+
+  deinit { buffer.deallocate() }
 
   /// The next group of requests in input order, or nil at the end of input. Blank lines and
   /// `#` comments are skipped but counted, so line numbers match the input.
@@ -89,19 +93,17 @@ public final class BatchInput: RequestSource {
   }
 
   private func hasCompleteLine() -> Bool {
-    buffer.withUnsafeBytes {
-      System.firstIndex(
-        of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rebasing: $0[start..<end])) != nil
-    }
+    System.firstIndex(
+      of: UInt8(ascii: "\n"),
+      in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[start..<end]))) != nil
   }
 
   /// Moves unparsed input to the front, reads at least once (blocking), then whatever more is
   /// ready, up to a group's worth of bytes.
   private func fill() throws(FileError) {
     if start > 0 {
-      buffer.withUnsafeMutableBytes { bytes in
-        guard let base = bytes.baseAddress else { return }
-        base.copyMemory(from: base + start, byteCount: end - start)
+      if let base = buffer.baseAddress {
+        UnsafeMutableRawPointer(base).copyMemory(from: base + start, byteCount: end - start)
       }
       end -= start
       start = 0
@@ -109,13 +111,10 @@ public final class BatchInput: RequestSource {
     let limit = min(buffer.count, end + groupBytes)
     repeat {
       let count: Int
-      let read = buffer.withUnsafeMutableBytes { bytes in
-        Result { () throws(SystemError) in
-          try descriptor.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[end..<limit]))
-        }
-      }
       do {
-        count = try read.get()
+        count = try descriptor.read(
+          into: UnsafeMutableRawBufferPointer(
+            UnsafeMutableBufferPointer(rebasing: buffer[end..<limit])))
       } catch {
         throw .unreadable(name, error)
       }
@@ -133,23 +132,22 @@ public final class BatchInput: RequestSource {
   private func split(_ visit: (UnsafeBufferPointer<UInt8>?, Int) -> Void) -> Int {
     var visited = 0
     var consumed = 0
-    buffer.withUnsafeBufferPointer { bytes in
-      while start < end, visited < groupLines, consumed < groupBytes {
-        let rest = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        guard
-          let newline = System.firstIndex(of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rest))
-        else {
-          if atEnd {
-            finishLine(rest, &visited, visit)
-            consumed += rest.count
-            start = end
-          }
-          break
+    let bytes = UnsafeBufferPointer(buffer)
+    while start < end, visited < groupLines, consumed < groupBytes {
+      let rest = UnsafeBufferPointer(rebasing: bytes[start..<end])
+      guard
+        let newline = System.firstIndex(of: UInt8(ascii: "\n"), in: UnsafeRawBufferPointer(rest))
+      else {
+        if atEnd {
+          finishLine(rest, &visited, visit)
+          consumed += rest.count
+          start = end
         }
-        finishLine(UnsafeBufferPointer(rebasing: rest[..<newline]), &visited, visit)
-        start += newline + 1
-        consumed += newline + 1
+        break
       }
+      finishLine(UnsafeBufferPointer(rebasing: rest[..<newline]), &visited, visit)
+      start += newline + 1
+      consumed += newline + 1
     }
     if end - start > BatchInput.maximumLineBytes, !hasCompleteLine() {
       // No newline within the limit: report the line once, drop what came of it so far.
