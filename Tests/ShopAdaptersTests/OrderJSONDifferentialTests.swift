@@ -150,7 +150,7 @@ struct OrderJSONDifferentialTests {
   /// the next order's number differs at once: the torn-line rule follows the same layout.
   @Test func theTornLineRuleMatchesEveryPrefixOfTheEncodersLine() throws {
     var random = SplitMix(seed: 19)
-    for _ in 0..<40 {
+    for _ in 0..<24 {
       let order = try randomOrder(&random)
       let line = Array(encoded(order).dropLast())
       // The line and a newline in chunks of random sizes, as a file is read; a prefix ends

@@ -57,7 +57,7 @@ struct OrderRangeTests {
     }
   }
 
-  @Test(arguments: [0, 1, 2, 30, 400])
+  @Test(arguments: [0, 1, 2, 30, 200])
   func aRangeOfTheFileIsTheOrdersPlacedInIt(count: Int) throws {
     let folder = try TemporaryFolder()
     let times = OrderRangeTests.times(count, seed: UInt64(count))
@@ -80,7 +80,7 @@ struct OrderRangeTests {
       let expected = OrderRangeTests.expected(times, range)
       #expect(try OrderRangeTests.listed(store, range) == expected, "\(range)")
       #expect(try OrderRangeTests.listed(memory, range) == expected, "\(range)")
-      for last in [1, 3, 250] {
+      for last in [1, 3, 150] {
         #expect(
           try OrderRangeTests.listed(store, range, last: last) == Array(expected.suffix(last)),
           "\(range) last \(last)")
@@ -227,12 +227,12 @@ struct OrderRangeTests {
     // Every 7th order was stored with a time 30 seconds earlier than the one before it.
     var entries: [(number: Int, time: Int64)] = []
     var time = OrderRangeTests.midnight
-    for index in 0..<1500 {
+    for index in 0..<700 {
       time += 20
       entries.append((1001 + index, index % 7 == 6 ? time - 30 : time))
     }
     let store = try OrderRangeTests.handWritten(entries, in: folder)
-    for start in stride(from: 0, to: 1500, by: 97) {
+    for start in stride(from: 0, to: 700, by: 47) {
       for length: Int64 in [1, 20, 45, 2000, 100_000] {
         let since = entries[start].time
         let range = TimeRange(
