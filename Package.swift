@@ -51,7 +51,9 @@ let package = Package(
     .testTarget(name: "ShopEndToEndTests", dependencies: ["shop", "ShopTestSupport"]),
     // What needs the real binary in real processes: several at once, kill -9, descriptors,
     // pipes, resource limits, shells and make.
-    .testTarget(name: "ShopProcessTests", dependencies: ["shop", "ShopTestSupport"]),
+    .testTarget(
+      name: "ShopProcessTests",
+      dependencies: ["shop", "ShopAdapters", "ShopCore", "ShopTestSupport"]),
     // The fakes every test shares, private temporary folders, a tiny full disk, the built
     // binary in a sandbox and a throwaway PostgreSQL server.
     .target(

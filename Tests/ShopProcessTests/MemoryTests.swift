@@ -1,4 +1,6 @@
 import Foundation
+import ShopAdapters
+import ShopCore
 import ShopTestSupport
 import Testing
 
@@ -41,8 +43,14 @@ struct MemoryTests {
   @Test(.enabled(if: Shop.canMeasureMemory, "needs GNU time on Linux to read a peak"))
   func aSummaryAndARangeStreamInMemoryThatDoesNotGrowWithTheOrders() throws {
     // Each form runs as a real process, whose peak memory GNU time can read.
-    let few = try Shop.withOrders(2_000, placing: { "pen=\($0 % 9 + 1) lamp=1" })
-    let many = try Shop.withOrders(30_000, placing: { "pen=\($0 % 9 + 1) lamp=1" })
+    let items = { (index: Int) in
+      [
+        OrderLine(sku: "pen", quantity: index % 9 + 1, price: 150),
+        OrderLine(sku: "lamp", quantity: 1, price: 2500),
+      ]
+    }
+    let few = try Shop.withOrders(2_000, items: items)
+    let many = try Shop.withOrders(30_000, items: items)
     for form in [
       ["summary"], ["summary", "--by", "day"], ["summary", "--by", "sku", "--json"],
       ["orders", "--since", "2000-01-01", "--count"],
@@ -61,16 +69,24 @@ struct MemoryTests {
 }
 
 extension Shop {
-  /// A sandbox whose orders file holds `count` orders, the items of order `i` by `items(i)`,
-  /// placed by a quiet batch.
+  /// A sandbox whose orders file holds `count` orders, the lines of order `i` by `items(i)`,
+  /// a second apart from 2026-11-30T06:06:43Z. They are saved in-process by the store `batch`
+  /// saves through, in one group: what is measured is the reader, and the debug binary would
+  /// take seconds to place them.
   static func withOrders(
-    _ count: Int, placing items: (Int) -> String = { "pen=\($0 % 9 + 1)" }
+    _ count: Int,
+    items: (Int) -> [OrderLine] = { [OrderLine(sku: "pen", quantity: $0 % 9 + 1, price: 150)] }
   ) throws -> (Shop, String) {
     let shop = try Shop()
     let orders = shop.folder.file("orders.jsonl")
-    let input = (0..<count).map(items).joined(separator: "\n") + "\n"
-    let run = try shop.run(["batch", "-q", "--orders", orders], input: input)
-    #expect(run.status == 0, "\(run)")
+    let drafts = try (0..<count).map { index in
+      try #require(
+        Draft(
+          lines: items(index),
+          placedAt: Timestamp(secondsSince1970: 1_796_018_803 + Int64(index))))
+    }
+    let saved = try FileOrders(path: FilePath(orders)).save(drafts)
+    #expect(saved.count == count)
     return (shop, orders)
   }
 }
