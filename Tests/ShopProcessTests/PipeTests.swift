@@ -9,9 +9,12 @@ struct PipeTests {
     let (batch, input) = try shop.startFed(["batch"])
     try input.write(contentsOf: Data("pen=1\n".utf8))
     var seen = ""
-    for _ in 0..<200 where !seen.contains("\n") {
-      usleep(50_000)
+    // Up to 10 s, looked at every 2 ms: a wait is a test thread the others can't use.
+    var waited = 0
+    while !seen.contains("\n"), waited < 5000 {
+      usleep(2000)
       seen = batch.output
+      waited += 1
     }
     #expect(seen == "order 1001 for 30\n", "the first report waited for the end of input")
     #expect(batch.process.isRunning)

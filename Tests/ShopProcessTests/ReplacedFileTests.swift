@@ -35,7 +35,12 @@ struct ReplacedFileTests {
     // Ten orders in two groups, each reported before the next line is sent.
     for index in 0..<10 {
       try input.write(contentsOf: Data("pen=1\n".utf8))
-      for _ in 0..<400 where reports().count <= index { usleep(10_000) }
+      // Up to 4 s, looked at every millisecond.
+      var waited = 0
+      while reports().count <= index, waited < 4000 {
+        usleep(1000)
+        waited += 1
+      }
     }
     #expect(reports().count == 10)
     let replaced = try shop.shell("cd '\(folder)' && \(script)")
