@@ -24,8 +24,11 @@ public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
   /// COMMIT was sent but no answer came back (`why`): the orders may or may not be saved.
   /// `first` is nil when the server's numbers for them never arrived either;
   /// `lastReported` is the last order this command saved and reported before, if any.
+  /// `rerunIsSafe` when every order of the group has a ref, so placing them again can't place
+  /// any twice: the message says so instead of asking to check first.
   static func unconfirmed(
-    _ place: PostgresPlace, first: Int?, count: Int, lastReported: Int?, why: String
+    _ place: PostgresPlace, first: Int?, count: Int, lastReported: Int?, why: String,
+    rerunIsSafe: Bool = false
   ) -> PostgresError {
     let which =
       switch (first, count) {
@@ -42,17 +45,20 @@ public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
           + "come after it"
       } ?? "this command reported none of its orders"
     let them = count == 1 ? "it" : "them"
+    let next =
+      rerunIsSafe
+      ? "their refs make it safe to run the same command again"
+      : "check with `shop orders --last \(count)` before placing \(them) again"
     return PostgresError(
       status: .temporaryFailure,
       message:
         "the orders database \(place) did not confirm the commit of \(which) (\(why)): the "
-        + "outcome is unknown; \(reported); check with `shop orders --last \(count)` before "
-        + "placing \(them) again")
+        + "outcome is unknown; \(reported); \(next)")
   }
 
   /// The server refused a statement for lack of a privilege: which one it needs.
   static func privilegeAdvice(_ reason: String, _ needs: String?) -> String {
-    if reason.contains("for schema") {
+    if reason.holdsText("for schema") {
       return "the role needs USAGE on that schema, and CREATE on it if shop is to create "
         + "its table"
     }

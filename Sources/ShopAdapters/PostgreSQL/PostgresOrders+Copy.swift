@@ -109,15 +109,10 @@ extension PostgresOrders {
       if !connection.isLost { _ = try? connection.run("ROLLBACK") }
       throw error
     case .unknown(_, let why):
-      let unconfirmed = PostgresError.unconfirmed(
+      throw PostgresError.unconfirmed(
         connection.place, first: plan.new.first?.number, count: plan.new.count,
-        lastReported: lastSaved, why: why)
-      guard plan.new.allSatisfy({ $0.reference != nil }) else { throw unconfirmed }
-      // Every order of the group has a ref: placing them again can't place any twice.
-      throw PostgresError(
-        status: .temporaryFailure,
-        message: unconfirmed.message.replacing(
-          /; check with .*$/, with: "; their refs make it safe to run the same command again"))
+        lastReported: lastSaved, why: why,
+        rerunIsSafe: plan.new.allSatisfy { $0.reference != nil })
     }
   }
 }

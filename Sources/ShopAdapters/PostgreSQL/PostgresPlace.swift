@@ -85,11 +85,11 @@ struct PostgresPlace: CustomStringConvertible {
   /// parameter. Judged on the text alone, for a URI libpq could not read.
   static func holdsPassword(_ uri: String) -> Bool {
     if ConnectionURI.redacting(uri) != uri { return true }  // `pass%77ord=` among them.
-    guard let scheme = uri.firstRange(of: "://") else { return uri.contains("password") }
+    guard let scheme = uri.rangeOfText("://") else { return uri.holdsText("password") }
     let rest = uri[scheme.upperBound...]
     let authority = rest.prefix { $0 != "/" && $0 != "?" }
     if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
-    return rest.contains("password")
+    return rest.holdsText("password")
   }
 
   /// The first line of `text`, with every password field in it cut out: the userinfo's
