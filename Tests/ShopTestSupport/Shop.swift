@@ -127,16 +127,12 @@ public final class Shop {
     }
 
     /// What the process has written to standard output so far.
-    public var output: String { Started.read(stdout) }
-
-    private static func read(_ path: String) -> String {
-      String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-    }
+    public var output: String { Shop.text(of: stdout) }
 
     /// Waits for the process to end, and what it wrote.
     public func finish() -> Run {
       process.waitUntilExit()
-      let read = Started.read
+      let read = Shop.text(of:)
       let status =
         process.terminationReason == .uncaughtSignal
         ? 128 + process.terminationStatus : process.terminationStatus
@@ -249,9 +245,7 @@ extension Shop {
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-    func read(_ path: String) -> String {
-      String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-    }
+    let read = Shop.text(of:)
     let signal = status & 0x7F
     let exit = (status >> 8) & 0xFF
     return (
@@ -262,6 +256,11 @@ extension Shop {
 }
 
 extension Shop {
+  /// What a run wrote to the file at `path`, as text (empty if there is none).
+  static func text(of path: String) -> String {
+    String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+  }
+
   /// Writes `bytes` over the file at `path`, keeping its inode.
   static func overwrite(_ path: String, with bytes: [UInt8]) throws {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
