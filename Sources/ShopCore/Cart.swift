@@ -3,11 +3,19 @@ public struct Cart: Equatable, Sendable {
   /// The most of one SKU a cart holds, given at once or added up.
   public static let maximumQuantity = 1_000_000
 
+  /// One SKU and how many of it: always from 1 to ``Cart/maximumQuantity``, so no cart, and
+  /// no order placed from one, holds a line of zero, a negative line or one that overflows.
   public struct Item: Equatable, Sendable {
     public let sku: String
     public let quantity: Int
 
-    public init(sku: String, quantity: Int) {
+    /// - Throws: ``CartError/badQuantity(_:)`` below 1, as `pen=0` is refused when read, and
+    ///   ``CartError/quantityTooLarge(sku:sum:)`` above ``Cart/maximumQuantity``.
+    public init(sku: String, quantity: Int) throws(CartError) {
+      guard quantity >= 1 else { throw .badQuantity("'\(sku)=\(quantity)'") }
+      guard quantity <= Cart.maximumQuantity else {
+        throw .quantityTooLarge(sku: sku, sum: quantity)
+      }
       self.sku = sku
       self.quantity = quantity
     }
@@ -23,13 +31,10 @@ public struct Cart: Equatable, Sendable {
 
   /// Adds `item`; a SKU given twice adds up, so `pen=1 pen=1` is `pen=2`, and the sum is held
   /// to the maximum of one quantity: `pen=500000 pen=500001` is refused, never stored.
-  /// - Throws: ``CartError/quantityTooLarge(sku:sum:)`` when the item or the sum is above
+  /// - Throws: ``CartError/quantityTooLarge(sku:sum:)`` when the sum is above
   ///   ``Cart/maximumQuantity``.
   public mutating func add(_ item: Item) throws(CartError) {
-    // Every quantity held is at most the maximum, so two of them add up without overflow.
-    guard item.quantity <= Cart.maximumQuantity else {
-      throw .quantityTooLarge(sku: item.sku, sum: item.quantity)
-    }
+    // Every item is at most the maximum, so two quantities add up without overflow.
     guard let index = position(of: item.sku) else {
       items.append(item)
       if items.count > Cart.scanLimit {
@@ -41,11 +46,7 @@ public struct Cart: Equatable, Sendable {
       }
       return
     }
-    let sum = items[index].quantity + item.quantity
-    guard sum <= Cart.maximumQuantity else {
-      throw .quantityTooLarge(sku: item.sku, sum: sum)
-    }
-    items[index] = Item(sku: item.sku, quantity: sum)
+    items[index] = try Item(sku: item.sku, quantity: items[index].quantity + item.quantity)
   }
 
   private func position(of sku: String) -> Int? {

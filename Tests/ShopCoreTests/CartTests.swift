@@ -12,7 +12,18 @@ struct CartTests {
     #expect(throws: CartError.quantityTooLarge(sku: "pen", sum: Cart.maximumQuantity + 1)) {
       try cart.add(.init(sku: "pen", quantity: 1))
     }
-    #expect(cart.items == [.init(sku: "pen", quantity: Cart.maximumQuantity)])
+    #expect(try cart.items == [.init(sku: "pen", quantity: Cart.maximumQuantity)])
+  }
+
+  @Test(arguments: [0, -1, Int.min])
+  func anItemBelowOneIsRefusedByTheItemItself(quantity: Int) {
+    #expect(throws: CartError.badQuantity("'pen=\(quantity)'")) {
+      try Cart.Item(sku: "pen", quantity: quantity)
+    }
+    #expect(throws: CartError.quantityTooLarge(sku: "pen", sum: Cart.maximumQuantity + 1)) {
+      try Cart.Item(sku: "pen", quantity: Cart.maximumQuantity + 1)
+    }
+    #expect(throws: Never.self) { try Cart.Item(sku: "pen", quantity: 1) }
   }
 
   @Test func errorMessagesSayWhatIsWrong() {

@@ -78,7 +78,7 @@ struct ReferenceTests {
       catalog: FakeCatalog(prices: ["pen": 30, "lamp": 190]), orders: orders,
       clock: FixedClock(time: time), report: report)
     let web = try #require(Reference("web-5512"))
-    let pen = Cart.Item(sku: "pen", quantity: 2)
+    let pen = try Cart.Item(sku: "pen", quantity: 2)
     var cart = Cart()
     try cart.add(pen)
     let first = try root.place(cart, reference: web)

@@ -14,7 +14,9 @@ public enum CartSyntax {
     guard let quantity = quantity(UnsafeBufferPointer(rebasing: bytes[(equals + 1)...])) else {
       return .failure(.badQuantity(TerminalText.quoted(bytes)))
     }
-    return .success(Cart.Item(sku: String(decoding: sku, as: UTF8.self), quantity: quantity))
+    return Result { () throws(CartError) in
+      try Cart.Item(sku: String(decoding: sku, as: UTF8.self), quantity: quantity)
+    }
   }
 
   /// Parses a whole line: items separated by spaces or tabs.
