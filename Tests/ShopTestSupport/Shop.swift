@@ -39,7 +39,7 @@ public final class Shop {
     // A test that writes to a batch's standard input after the batch exited (a replaced file
     // ends it with 74) must see EPIPE, not die of SIGPIPE with every test of its run.
     signal(SIGPIPE, SIG_IGN)
-    folder = try TemporaryFolder()
+    folder = try TemporaryFolder(on: .disk)
     try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
   }
 
