@@ -22,7 +22,7 @@ enum StoreSource: Equatable {
   /// In memory, for this run only.
   case memory
   case file(FilePath)
-  /// A `postgres://` or `postgresql://` URI, as given.
+  /// A `postgres://` or `postgresql://` URI, as given (a byte that is not UTF-8 as `%XX`).
   case postgreSQL(String)
   /// No flag, variable or home folder says where.
   case nowhere
@@ -50,7 +50,7 @@ func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
   if memory { return Chosen(value: .memory, why: "from --memory") }
   func located(_ bytes: [UInt8], _ why: String) -> Chosen<StoreSource> {
     guard ConnectionURI.isURI(bytes) else { return Chosen(value: .file(FilePath(bytes)), why: why) }
-    return Chosen(value: .postgreSQL(String(decoding: bytes, as: UTF8.self)), why: why)
+    return Chosen(value: .postgreSQL(ConnectionURI(bytes: bytes).text), why: why)
   }
   if let flag { return located(flag.bytes, "from --orders") }
   if let value = environment.shopOrders, !value.isEmpty {

@@ -10,7 +10,9 @@ struct Explanation {
     let width = (lines.map { $0.port.count }.max() ?? 0) + 2
     return lines.map { line in
       let label = line.port + ":"
-      return label + String(repeating: " ", count: width - label.count) + line.text + "\n"
+      // A URI, or libpq's reading of it, may hold a control character: one line per port.
+      return label + String(repeating: " ", count: width - label.count)
+        + TerminalText.escaped(line.text.utf8) + "\n"
     }.joined()
   }
 

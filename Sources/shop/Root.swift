@@ -20,6 +20,11 @@ func runShop(
     if let (flag, memory) = invocation.storeOptions {
       store = chooseStore(flag: flag, memory: memory, environment).value
     }
+    // Nothing shop prints may land among the orders: not a report, and not a listing, a help
+    // or an explanation either (`shop orders --explain >> orders.jsonl`).
+    if let path = store.path, let stream = streams.stream(writingTo: path) {
+      throw FileError.sharedWithStream(path, stream: stream)
+    }
     status = try Root(environment: environment, streams: streams, clock: clock, libpq: libpq)
       .run(invocation)
   } catch let error as ShopError {
@@ -29,7 +34,10 @@ func runShop(
     let named = CommandLineDescription.shop.values(of: .orders, in: arguments).map(FilePath.init)
     let intoTheStore = ([store.path].compactMap { $0 } + named).contains(
       where: streams.errorsWriteTo)
-    if !error.message.isEmpty, !intoTheStore { errors.write("Error: \(error.message)\n") }
+    // A library's or a server's words may hold a control character, as may a URI's parts.
+    if !error.message.isEmpty, !intoTheStore {
+      errors.write("Error: \(TerminalText.lines(error.message))\n")
+    }
   } catch {
     status = .software
     errors.write("Error: internal error (please report this bug): \(error)\n")

@@ -59,4 +59,11 @@ struct StandardStreams {
     guard let stream = files.first(where: { $0.name == "standard error" }) else { return false }
     return (try? System.identity(of: path)) == stream.file
   }
+
+  /// The name of the first standard stream that writes to the file at `path`, or nil. Only
+  /// when one of them is a regular file is `path` looked up (`stat`, never opened).
+  func stream(writingTo path: FilePath) -> String? {
+    guard !files.isEmpty, let identity = try? System.identity(of: path) else { return nil }
+    return files.first { $0.file == identity }?.name
+  }
 }

@@ -109,6 +109,16 @@ struct CartSyntaxTests {
     #expect("\(error)".hasPrefix("'café=1': SKU must be"))
   }
 
+  /// A library's or a server's words keep their lines, each escaped as a quoted text is;
+  /// words already made safe come out as they went in.
+  @Test func linesFromOutsideAreEscapedLineByLine() {
+    #expect(
+      TerminalText.lines("a\u{1B}[31mb\nc\td\u{202E}e") == "a\\x1B[31mb\nc\\x09d\\xE2\\x80\\xAEe")
+    let safe = "the orders database 'd\\x0Ab' on h:1: can't connect"
+    #expect(TerminalText.lines(safe) == safe)
+    #expect(TerminalText.escaped(Array("café".utf8) + [0xFF]) == "café\\xFF")
+  }
+
   @Test(arguments: [
     ("@web-1 pen=2 lamp=1", "web-1", "pen=2 lamp=1"), ("@a:b/c\tpen=1", "a:b/c", "pen=1"),
     ("pen=1", nil, "pen=1"),

@@ -502,4 +502,77 @@ struct PostgresRedactionTests {
   func onlyThePasswordFieldIsCut(text: String, redacted: String) {
     #expect(ConnectionURI.redacting(PostgresPlace.firstLine(text)) == redacted)
   }
+
+  /// libpq ends a userinfo at its first `@` before any `/`, and a query value at `&` alone.
+  @Test(arguments: [
+    ("postgresql://u:se?cret@h/db", "postgresql://u:***@h/db"),
+    ("postgresql://u:se#cret@h/db", "postgresql://u:***@h/db"),
+    ("postgresql://u:se cret@h/db", "postgresql://u:***@h/db"),
+    ("postgresql://u:se@cret@h/db", "postgresql://u:***@cret@h/db"),
+    ("postgresql://u@h/db?password=se#cret", "postgresql://u@h/db?password=***"),
+    ("postgresql://u@h/db?password=se cret&x=1", "postgresql://u@h/db?password=***&x=1"),
+    ("postgresql://h?password=x@y/db", "postgresql://h?password=***@y/db"),
+    ("postgresql://u:se/cret@h/db", "postgresql://u:se/cret@h/db"),
+  ])
+  func aWholeURIIsCutWhereLibpqReadsItsPassword(uri: String, shown: String) {
+    #expect(ConnectionURI(uri).description == shown)
+  }
+
+  /// A byte that is not UTF-8 is kept as `%XX`, which libpq decodes to the same byte; valid
+  /// UTF-8 is kept as typed.
+  @Test func aURIThatIsNotUTF8KeepsItsBytesAsEscapes() {
+    let typed = Array("postgresql://u:p".utf8) + [0xFE] + Array("@h/d".utf8) + [0xFF, 0xC3]
+    #expect(ConnectionURI(bytes: typed).text == "postgresql://u:p%FE@h/d%FF%C3")
+    #expect(ConnectionURI(bytes: typed).description == "postgresql://u:***@h/d%FF%C3")
+    #expect(ConnectionURI(bytes: Array("postgresql://h/café".utf8)).text == "postgresql://h/café")
+  }
+
+  /// Random URIs whose passwords hold what a URI gives meaning to (`?#:@&=/`, spaces,
+  /// %-escapes): the shown URI holds nothing of what libpq reads as the password, and libpq
+  /// reads it as the same user, hosts, ports, database and parameters.
+  @Test(.enabled(if: (try? LibPQ(loading: LibPQ.standardName)) != nil, "needs libpq5"))
+  func theShownURIHidesWhatLibpqReadsAsThePasswordAndNothingElse() throws {
+    let pq = try LibPQ(loading: LibPQ.standardName)
+    func read(_ uri: String) -> [String: String]? {
+      var failure: UnsafeMutablePointer<CChar>?
+      guard let options = pq.options(pq.conninfoParse(uri, &failure)) else {
+        if let failure { pq.freemem(failure) }
+        return nil
+      }
+      var values: [String: String] = [:]
+      for option in options { values[option.keyword] = option.value }
+      return values
+    }
+    var random = SplitMix(seed: 20_261_201)
+    func pick(_ choices: [String]) -> String { choices[Int(random.next() % UInt64(choices.count))] }
+    let pieces = ["a", "Z", "9", "?", "#", ":", "@", "&", "=", "/", " ", "%40", "%3F", "%26", "-"]
+    var checked = 0
+    for round in 0..<3000 {
+      let marker = "S\(round)x"
+      let secret = marker + (0..<Int(random.next() % 6)).map { _ in pick(pieces) }.joined()
+      let other = "o" + (0..<Int(random.next() % 6)).map { _ in pick(pieces) }.joined()
+      let uri = pick([
+        "postgresql://u:\(secret)@h:5432/db",
+        "postgres://u:\(secret)@h1,h2:5/db?sslmode=disable",
+        "postgresql://u@h/db?password=\(secret)&application_name=x",
+        "postgresql:///db?host=/tmp&PassWord=\(secret)",
+        "postgresql://u:\(other)@h/db?password=\(secret)",
+        "postgresql://u:\(secret)@h/db?password=\(other)",
+        "postgresql://\(secret)@h/db",
+      ])
+      guard let original = read(uri), original["password"]?.hasPrefix(marker) == true else {
+        continue
+      }
+      let shown = ConnectionURI(uri).description
+      #expect(!shown.contains(marker), "\(uri) is shown as \(shown)")
+      var others = original
+      others["password"] = nil
+      var shownOthers = read(shown)
+      #expect(shownOthers?["password"] == "***", "\(uri) is shown as \(shown)")
+      shownOthers?["password"] = nil
+      #expect(shownOthers == others, "\(uri) is shown as \(shown)")
+      checked += 1
+    }
+    #expect(checked > 1000, "only \(checked) URIs had a password")
+  }
 }

@@ -2,6 +2,7 @@ import Foundation
 import ShopAdapters
 import ShopCore
 import ShopTestSupport
+import Testing
 
 @testable import shop
 
@@ -29,24 +30,32 @@ final class RootHarness {
   func run(
     _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
     closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink(),
+    streamsWriteTo files: [(stream: String, path: String)] = [],
     libpq: String = PostgresOrders.standardLibrary
   ) throws -> Run {
     try runBytes(
       arguments.map { Array($0.utf8) }, input: Array((input ?? "").utf8),
-      environment: environment, closed: closed, output: output, libpq: libpq)
+      environment: environment, closed: closed, output: output, streamsWriteTo: files,
+      libpq: libpq)
   }
 
   /// Runs `shop` with arguments and standard input as raw bytes, invalid UTF-8 included.
+  /// `files` are the regular files the root is told its standard streams write to, as
+  /// main.swift tells it of `>> FILE` and `2>> FILE`; the buffers still take what is written.
   @discardableResult
   func runBytes(
     _ arguments: [[UInt8]], input: [UInt8] = [], environment: [String: String] = [:],
     closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink(),
+    streamsWriteTo files: [(stream: String, path: String)] = [],
     libpq: String = PostgresOrders.standardLibrary
   ) throws -> Run {
     let errors = BufferSink()
+    let identities = try files.map { stream, path in
+      (name: stream, file: try #require(try System.identity(of: FilePath(path)), "\(path)"))
+    }
     let streams = StandardStreams(
       input: BufferSource(input), output: output, errors: errors,
-      inputWasClosed: closed.input, outputWasClosed: closed.output)
+      inputWasClosed: closed.input, outputWasClosed: closed.output, files: identities)
     let variables = ["HOME": home].merging(environment) { $1 }
     let status = runShop(
       arguments: arguments, environment: Environment(variables),

@@ -194,6 +194,71 @@ struct RootTests {
     }
   }
 
+  /// A URI's control characters, and those libpq's reading of its %-escapes makes, are
+  /// escaped wherever it is shown: one line per port, one line per error.
+  @Test func aURIIsShownEscapedInTheExplanationAndInErrors() throws {
+    let harness = try RootHarness()
+    let typed = Array("postgresql://u@127.0.0.1:1/d\n\u{1B}[2Jb".utf8) + [0xFF]
+    let explained = try harness.runBytes(
+      [Array("orders".utf8), Array("--explain".utf8)] + [
+        Array("--orders".utf8), typed,
+      ])
+    #expect(explained.status == 0)
+    #expect(
+      explained.stdout.split(separator: "\n").first
+        == "orders:  PostgreSQL postgresql://u@127.0.0.1:1/d\\x0A\\x1B[2Jb%FF (from --orders)",
+      "\(explained)")
+    #expect(explained.stdout.split(separator: "\n").count == 2)
+    let refused = try harness.run(["orders", "--orders", "postgresql://u@127.0.0.1:1/d%0A%1Bb"])
+    #expect(refused.status == 69, "\(refused)")
+    #expect(refused.stderr.hasPrefix("Error: the orders database 'd\\x0A\\x1Bb' on 127.0.0.1:1: "))
+    #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused)")
+  }
+
+  /// Not only reports: no explanation, help, listing or error may land among the orders,
+  /// whichever standard stream is the orders file and whatever names it.
+  @Test(arguments: ["standard output", "standard error"])
+  func nothingShopPrintsLandsInTheOrdersFileWhateverTheCommand(stream: String) throws {
+    let harness = try RootHarness()
+    let orders = harness.folder.file("orders.jsonl")
+    try harness.run("place", "--orders", orders, "lamp=1")
+    let before = try Data(contentsOf: URL(fileURLWithPath: orders))
+    let commands = [
+      ["place", "--explain", "pen=1"], ["place", "-q", "pen=1"], ["batch", "--explain"],
+      ["orders"], ["orders", "--explain"], ["orders", "--json", "--explain"], ["summary"],
+      ["summary", "--explain"], ["catalog"], ["catalog", "--explain"], ["help"],
+      ["help", "orders"], ["--version"], ["completions", "bash"], ["manual"],
+    ]
+    for command in commands {
+      for named in [["SHOP_ORDERS": orders], ["XDG_DATA_HOME": harness.folder.path + "/x"]] {
+        let arguments = named["SHOP_ORDERS"] == nil ? command + ["--orders", orders] : command
+        // `--orders` is taken by the commands that use a store; the others, by the variable.
+        guard
+          named["SHOP_ORDERS"] != nil
+            || ["place", "batch", "orders", "summary"].contains(command[0])
+        else { continue }
+        let run = try harness.run(
+          arguments, environment: named, streamsWriteTo: [(stream, orders)])
+        #expect(run.status == 73, "\(arguments) \(named): \(run)")
+        #expect(run.stdout.isEmpty, "\(arguments): \(run)")
+        // What would have gone to the orders file is not printed at all.
+        #expect(
+          run.stderr
+            == (stream == "standard output"
+              ? "Error: '\(orders)' is also standard output: what shop prints would land among "
+                + "the orders\n" : ""),
+          "\(arguments): \(run)")
+      }
+    }
+    // A usage error is told, with its own status, on standard error unless that is the file.
+    let usage = try harness.run(
+      ["orders", "--count", "--json"], environment: ["SHOP_ORDERS": orders],
+      streamsWriteTo: [(stream, orders)])
+    #expect(usage.status == 64 && usage.stdout.isEmpty)
+    #expect(usage.stderr.isEmpty == (stream == "standard error"), "\(usage)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: orders)) == before)
+  }
+
   @Test func explainSaysAURIThatTheCommandRefusesWithItsStatusAndMessage() throws {
     let harness = try RootHarness()
     for uri in [

@@ -81,9 +81,16 @@ struct DescriptorTests {
     #expect(listed.status == 73)
     let quiet = try shop.shell(#"printf 'x\n' | "$SHOP" batch -q --orders o.jsonl 2>> o.jsonl"#)
     #expect(quiet.status == 73)
-    // The refusal itself went where standard error was sent; no order and no report did.
-    let text = String(decoding: try #require(bytes(shop.folder.file("o.jsonl"))), as: UTF8.self)
-    #expect(text.hasPrefix(String(decoding: try #require(before), as: UTF8.self)))
-    #expect(!text.contains("order 100") && text.components(separatedBy: "\"number\"").count == 2)
+    // Nor an explanation or a help, whichever stream is redirected and whatever names the file.
+    for script in [
+      #""$SHOP" place --explain --orders o.jsonl pen=1 >> o.jsonl"#,
+      #""$SHOP" orders --explain --orders o.jsonl >> o.jsonl 2>&1"#,
+      #"SHOP_ORDERS=o.jsonl "$SHOP" help >> o.jsonl"#,
+      #"SHOP_ORDERS=o.jsonl "$SHOP" catalog --explain 2>> o.jsonl >&2"#,
+    ] {
+      #expect(try shop.shell(script).status == 73, "\(script)")
+    }
+    // The refusal is not printed where it would land among the orders: the file is as it was.
+    #expect(bytes(shop.folder.file("o.jsonl")) == before)
   }
 }

@@ -8,6 +8,27 @@ public struct ConnectionURI: Sendable, CustomStringConvertible {
     self.text = text
   }
 
+  /// The URI as typed, with each byte that is not UTF-8 written `%XX`: libpq decodes every
+  /// part of a URI, so it reads the same bytes, and the text shows them rather than a `�`.
+  public init(bytes: [UInt8]) {
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count)
+    let digits = Array("0123456789ABCDEF".utf8)
+    var index = 0
+    while index < bytes.count {
+      let length = TerminalText.scalarLength(bytes[index...])
+      if length > 0 {
+        text += bytes[index..<index + length]
+        index += length
+      } else {
+        let byte = bytes[index]
+        text += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+        index += 1
+      }
+    }
+    self.text = String(decoding: text, as: UTF8.self)
+  }
+
   /// Whether `bytes` (a flag's or a variable's value) names a PostgreSQL database.
   public static func isURI(_ bytes: [UInt8]) -> Bool {
     bytes.starts(with: "postgres://".utf8) || bytes.starts(with: "postgresql://".utf8)
@@ -19,32 +40,28 @@ public struct ConnectionURI: Sendable, CustomStringConvertible {
   }
 
   /// The URI with its password replaced by `***`.
-  public var description: String { ConnectionURI.redacting(text) }
+  public var description: String { ConnectionURI.redacting(text, wholeURI: true) }
 
   /// `text` (a URI, a message quoting one, a conninfo string) with every password field cut
-  /// out: the userinfo's `user:password@` after a `://`, and the value of a `password=` in any
-  /// letter case, its letters typed or percent-encoded. Only the field: a short password's
-  /// letters elsewhere stay as they are.
-  public static func redacting(_ text: String) -> String {
+  /// out where libpq would read one: the userinfo's `user:password@` after a `://` (up to the
+  /// first `@` before any `/`, so `?`, `#`, `:` and `@` may stand in a password), and the
+  /// value of a `password=` in any letter case, its letters typed or percent-encoded (up to
+  /// the next `&`). With `wholeURI` false, `text` may be a message that quotes a URI: a space,
+  /// a tab or a quote also ends a field there. Only the field: a short password's letters
+  /// elsewhere stay as they are.
+  public static func redacting(_ text: String, wholeURI: Bool = false) -> String {
     let bytes = Array(text.utf8)
     var output: [UInt8] = []
     output.reserveCapacity(bytes.count)
     let stars = Array("***".utf8)
-    // Where a field's value ends: a separator of the URI, or of the text around it.
-    func endsField(_ byte: UInt8) -> Bool {
-      byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\"")
-        || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "#")
+    // Where a message's quoted URI ends; a whole URI ends only at its end.
+    func endsText(_ byte: UInt8) -> Bool {
+      !wholeURI
+        && (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
+          || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'"))
     }
     func lower(_ byte: UInt8) -> UInt8 {
       byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-    }
-    func starts(_ word: String, at index: Int) -> Bool {
-      let word = Array(word.utf8)
-      guard index + word.count <= bytes.count else { return false }
-      for (offset, byte) in word.enumerated() where lower(bytes[index + offset]) != byte {
-        return false
-      }
-      return true
     }
     func hex(_ byte: UInt8) -> UInt8? {
       switch lower(byte) {
@@ -71,27 +88,33 @@ public struct ConnectionURI: Sendable, CustomStringConvertible {
       }
       return at < bytes.count && bytes[at] == UInt8(ascii: "=") ? at + 1 : nil
     }
+    // The `@` that ends a userinfo starting at `index`, as libpq finds it: the first one
+    // before any `/`.
+    func userinfoEnd(from index: Int) -> Int? {
+      var end = index
+      while end < bytes.count, bytes[end] != UInt8(ascii: "/"), !endsText(bytes[end]) {
+        if bytes[end] == UInt8(ascii: "@") { return end }
+        end += 1
+      }
+      return nil
+    }
     var index = 0
     while index < bytes.count {
-      if starts("://", at: index) {
+      if bytes[index...].starts(with: "://".utf8) {
         output += bytes[index..<index + 3]
         index += 3
-        // The authority: up to the path, the query, or the end of the URI in the text.
-        var end = index
-        while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?"),
-          !endsField(bytes[end])
-        {
-          end += 1
+        // `user:password@`: the password is what follows the first `:`. A userinfo without
+        // one is a user name, but a `password=` typed into it is cut all the same, up to its
+        // `@`.
+        if let at = userinfoEnd(from: index) {
+          if let colon = bytes[index..<at].firstIndex(of: UInt8(ascii: ":")) {
+            output += bytes[index...colon] + stars
+          } else {
+            let user = String(decoding: bytes[index..<at], as: UTF8.self)
+            output += redacting(user, wholeURI: true).utf8
+          }
+          index = at
         }
-        let authority = bytes[index..<end]
-        if let at = authority.lastIndex(of: UInt8(ascii: "@")),
-          let colon = authority[..<at].firstIndex(of: UInt8(ascii: ":"))
-        {
-          output += bytes[index...colon] + stars + bytes[at..<end]
-        } else {
-          output += authority
-        }
-        index = end
       } else if let valueStart = passwordKey(at: index) {
         output += bytes[index..<valueStart]
         index = valueStart
@@ -103,7 +126,9 @@ public struct ConnectionURI: Sendable, CustomStringConvertible {
           index = min(end + 1, bytes.count)
         } else {
           var end = index
-          while end < bytes.count, !endsField(bytes[end]) { end += 1 }
+          while end < bytes.count, bytes[end] != UInt8(ascii: "&"), !endsText(bytes[end]) {
+            end += 1
+          }
           if end > index { output += stars }
           index = end
         }

@@ -5,7 +5,20 @@ public enum TerminalText {
   /// (C0, DEL, C1, and the invisible ones that reorder or break a line). An error message
   /// stays one honest line, and `café` reads as `café`.
   public static func quoted(_ bytes: some Sequence<UInt8>) -> String {
-    var text = "'"
+    "'" + escaped(bytes) + "'"
+  }
+
+  /// Text that did not come through ``quoted(_:)`` (a library's or a server's message, a URI
+  /// as typed) made one line per line of it: each line escaped as ``quoted(_:)`` escapes, and
+  /// the lines kept apart by their newlines. Text already made safe comes out as it went in.
+  public static func lines(_ text: String) -> String {
+    text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      .map { escaped($0) }.joined(separator: "\n")
+  }
+
+  /// `bytes` as ``quoted(_:)`` shows them, without the quotes.
+  public static func escaped(_ bytes: some Sequence<UInt8>) -> String {
+    var text = ""
     var rest = Array(bytes)[...]
     while let first = rest.first {
       let length = scalarLength(rest)
@@ -21,12 +34,12 @@ public enum TerminalText {
       }
       if length == 0 { rest = rest.dropFirst() }
     }
-    return text + "'"
+    return text
   }
 
   /// The length of the well-formed UTF-8 sequence at the front of `bytes`, or 0 when the
   /// first byte does not start one.
-  private static func scalarLength(_ bytes: ArraySlice<UInt8>) -> Int {
+  static func scalarLength(_ bytes: ArraySlice<UInt8>) -> Int {
     guard let lead = bytes.first else { return 0 }
     let length: Int
     switch lead {

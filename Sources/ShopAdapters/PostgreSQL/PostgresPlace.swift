@@ -68,7 +68,11 @@ struct PostgresPlace: CustomStringConvertible {
         options: values["options"]))
   }
 
-  var description: String { "'\(database)' on \(host)" + (port.map { ":\($0)" } ?? "") }
+  /// libpq's reading of the URI, whose %-escapes may make a newline or an escape sequence.
+  var description: String {
+    TerminalText.quoted(database.utf8) + " on " + TerminalText.escaped(host.utf8)
+      + (port.map { ":" + TerminalText.escaped($0.utf8) } ?? "")
+  }
 
   /// The same place as `connection` reports it: the database, host (or socket folder) and
   /// port libpq settled on.
@@ -84,12 +88,9 @@ struct PostgresPlace: CustomStringConvertible {
   /// Whether `uri` gives a password: `user:password@` before the host, or a `password=`
   /// parameter. Judged on the text alone, for a URI libpq could not read.
   static func holdsPassword(_ uri: String) -> Bool {
-    if ConnectionURI.redacting(uri) != uri { return true }  // `pass%77ord=` among them.
-    guard let scheme = uri.rangeOfText("://") else { return uri.holdsText("password") }
-    let rest = uri[scheme.upperBound...]
-    let authority = rest.prefix { $0 != "/" && $0 != "?" }
-    if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") { return true }
-    return rest.holdsText("password")
+    // `user:password@`, and `password=` with its key typed or %-escaped.
+    if ConnectionURI.redacting(uri, wholeURI: true) != uri { return true }
+    return uri.holdsText("password")
   }
 
   /// The first line of `text`, with every password field in it cut out: the userinfo's
