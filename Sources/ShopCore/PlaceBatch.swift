@@ -35,8 +35,9 @@ public struct PlaceBatch {
   /// Places groups until the source ends.
   /// - Returns: how many requests were not placed.
   /// - Throws: ``BatchStopped`` when the input, the store or the report fails: the groups
-  ///   before it are saved and reported, nothing of the failed group is reported, and the
-  ///   error says which order was reported last.
+  ///   before it are saved and reported, nothing of the failed group is reported (or, when the
+  ///   report itself failed, ``ReportFailed`` says which order was saved last), and the error
+  ///   says which order was reported last.
   public func run() throws -> Int {
     var rejected = 0
     var lastReported: Int?

@@ -39,7 +39,12 @@ public struct PlaceOrder {
       outcome = retry
     }
     report.report(outcome, line: nil)
-    try report.flush()
+    do {
+      try report.flush()
+    } catch {
+      guard case .placed(let order) = outcome else { throw error }
+      throw ReportFailed(cause: error, lastSaved: order.number)
+    }
     return outcome
   }
 
@@ -99,7 +104,12 @@ public struct PlaceOrder {
       }
       report.report(outcome, line: request.line)
     }
-    try report.flush()
+    do {
+      try report.flush()
+    } catch {
+      guard let lastNumber else { throw error }
+      throw ReportFailed(cause: error, lastSaved: lastNumber)
+    }
     return GroupResult(rejected: rejected, lastNumber: lastNumber)
   }
 
@@ -175,6 +185,20 @@ extension Outcome {
       guard let reference else { throw .storeFoundNoReference }
       self = .conflict(reference, order)
     }
+  }
+}
+
+/// The report failed (its reader went away, its disk is full) after the store saved the orders
+/// it tells of: they are saved, and their reports may not have arrived, so a rerun that
+/// places them again would place them twice.
+public struct ReportFailed: Error {
+  public let cause: any Error
+  /// The last order saved that the failed report was telling of.
+  public let lastSaved: Int
+
+  public init(cause: any Error, lastSaved: Int) {
+    self.cause = cause
+    self.lastSaved = lastSaved
   }
 }
 

@@ -14,6 +14,8 @@ func runShop(
   let errors = DescriptorOutput(descriptor: streams.errors, name: "standard error")
   // Until the command line is read, the store is the one the environment alone names.
   var store = chooseStore(flag: nil, memory: false, environment).value
+  // Any file the command line gives to `--orders`, read or not (`--help` reads no store).
+  let named = CommandLineDescription.shop.values(of: .orders, in: arguments).map(FilePath.init)
   var status: ExitStatus
   do {
     let invocation = try Invocation(parsing: arguments)
@@ -22,8 +24,10 @@ func runShop(
     }
     // Nothing shop prints may land among the orders: not a report, and not a listing, a help
     // or an explanation either (`shop orders --explain >> orders.jsonl`).
-    if let path = store.path, let stream = streams.stream(writingTo: path) {
-      throw FileError.sharedWithStream(path, stream: stream)
+    for path in [store.path].compactMap({ $0 }) + named {
+      if let stream = streams.stream(writingTo: path) {
+        throw FileError.sharedWithStream(path, stream: stream)
+      }
     }
     status = try Root(environment: environment, streams: streams, clock: clock, libpq: libpq)
       .run(invocation)
@@ -31,7 +35,6 @@ func runShop(
     status = error.status
     // An error printed into the orders file (`2>> orders.jsonl`) would corrupt it: the store
     // chosen, or for a command line that could not be read, any file it names as the store.
-    let named = CommandLineDescription.shop.values(of: .orders, in: arguments).map(FilePath.init)
     let intoTheStore = ([store.path].compactMap { $0 } + named).contains(
       where: streams.errorsWriteTo)
     // A library's or a server's words may hold a control character, as may a URI's parts.

@@ -56,9 +56,14 @@ struct OrderHistoryTests {
     for history in [file as any OrderHistory, memory] {
       #expect(try all(history) == Array(1001..<(1001 + count)))
       #expect(try history.count() == count)
-      for wanted in [1, 2, 5, 100, 5000] {
+      // As many as `--last` takes: up to the largest `Int`, which no count may overflow.
+      for wanted in [1, 2, 5, 100, 5000, .max - 1, .max] {
         let first = 1001 + max(0, count - wanted)
         #expect(try last(wanted, history) == Array(first..<(1001 + count)))
+        var ranged: [Int] = []
+        let since = TimeRange(since: Timestamp(secondsSince1970: 0), until: nil)
+        try history.orders(in: since, last: wanted) { ranged.append($0.number) }
+        #expect(ranged == Array(first..<(1001 + count)), "the last \(wanted) of \(count)")
       }
       for number in [1000, 1001, 1002, 1000 + count / 2, 1000 + count, 1001 + count, -5, .max] {
         let found = try find(number, history)

@@ -228,6 +228,7 @@ struct RootTests {
       ["orders"], ["orders", "--explain"], ["orders", "--json", "--explain"], ["summary"],
       ["summary", "--explain"], ["catalog"], ["catalog", "--explain"], ["help"],
       ["help", "orders"], ["--version"], ["completions", "bash"], ["manual"],
+      ["place", "--help"], ["orders", "--help"],
     ]
     for command in commands {
       for named in [["SHOP_ORDERS": orders], ["XDG_DATA_HOME": harness.folder.path + "/x"]] {
@@ -339,5 +340,42 @@ struct RootTests {
     #expect(run.status == 74, "\(run)")
     #expect(try harness.lines(of: orders).count == 2)
     #expect(!run.stderr.contains("the last order this batch reported"), "nothing was reported")
+    #expect(
+      run.stderr
+        == "Error: cannot write 'standard output': No space left on device; the last order this "
+        + "batch saved is 1002; none of its reports is known to have arrived\n")
+  }
+
+  /// A report that can't be written after its orders were saved says which were saved, so
+  /// nobody places them again: the group reported before it, and the one saved after.
+  @Test func aReportThatFailsAfterTheOrdersWereSavedSaysWhichWere() throws {
+    let harness = try RootHarness()
+    let full = SystemError(call: "write", code: 28)
+    let orders = harness.folder.file("o.jsonl")
+    let place = try harness.run(
+      ["place", "--orders", orders, "pen=1"], output: BufferSink(failure: full))
+    #expect(place.status == 74)
+    #expect(
+      place.stderr
+        == "Error: cannot write 'standard output': No space left on device; order 1001 was "
+        + "saved, but its report may not have arrived\n")
+    // A batch's first group is 16,384 lines; its reports fit, the second group's do not.
+    let reports = (1001...17384).map { "order \($0) for 30\n".utf8.count }.reduce(0, +)
+    let batch = try harness.run(
+      ["batch", "--memory"], input: String(repeating: "pen=1\n", count: 16_386),
+      output: BufferSink(failure: full, limit: reports + 10))
+    #expect(batch.status == 74)
+    #expect(
+      batch.stderr
+        == "Error: cannot write 'standard output': No space left on device; the last order this "
+        + "batch saved is 17386; the last order this batch reported is 17384\n")
+    // An order placed already, reported again, was saved before: the failure is the report's.
+    let again = try harness.run(
+      ["place", "--orders", orders, "--ref", "web-1", "pen=1"], output: BufferSink())
+    #expect(again.status == 0)
+    let repeated = try harness.run(
+      ["place", "--orders", orders, "--ref", "web-1", "pen=1"], output: BufferSink(failure: full))
+    #expect(repeated.status == 74)
+    #expect(repeated.stderr == "Error: cannot write 'standard output': No space left on device\n")
   }
 }

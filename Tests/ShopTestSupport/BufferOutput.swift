@@ -14,18 +14,21 @@ public final class BufferOutput: ByteOutput {
 }
 
 /// A standard stream's writes captured in memory; `failure` makes every write fail with it
-/// (a full disk, a reader gone), as a descriptor's would.
+/// (a full disk, a reader gone), as a descriptor's would, or with `limit`, every write that
+/// would take the bytes written past it.
 public final class BufferSink: ByteSink {
   public private(set) var written: [UInt8] = []
   public var failure: SystemError?
+  public let limit: Int?
   public var text: String { String(decoding: written, as: UTF8.self) }
 
-  public init(failure: SystemError? = nil) {
+  public init(failure: SystemError? = nil, limit: Int? = nil) {
     self.failure = failure
+    self.limit = limit
   }
 
   public func writeAll(_ bytes: UnsafeRawBufferPointer) throws(SystemError) {
-    if let failure { throw failure }
+    if let failure, limit.map({ written.count + bytes.count > $0 }) ?? true { throw failure }
     written.append(contentsOf: bytes)
   }
 }

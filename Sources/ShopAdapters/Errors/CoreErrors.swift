@@ -21,6 +21,19 @@ extension PlaceOrderError: ShopError {
   public var message: String { description }
 }
 
+extension ReportFailed: ShopError {
+  public var status: ExitStatus { (cause as? any ShopError)?.status ?? .software }
+
+  /// The report's failure, and the order that was saved though its report may not have
+  /// arrived: a `place` run again would place it twice.
+  public var message: String {
+    guard let cause = cause as? any ShopError else {
+      return "internal error (please report this bug): \(self.cause)"
+    }
+    return "\(cause.message); order \(lastSaved) was saved, but its report may not have arrived"
+  }
+}
+
 extension BatchStopped: ShopError {
   /// The cause's status; a cause that is not a ``ShopError`` can only be a bug.
   public var status: ExitStatus { (cause as? any ShopError)?.status ?? .software }
@@ -32,6 +45,12 @@ extension BatchStopped: ShopError {
       return "internal error (please report this bug): \(self.cause)"
     }
     let said = cause.message
+    if let failed = self.cause as? ReportFailed, let reason = failed.cause as? any ShopError {
+      // The group's orders are saved; which of their reports arrived, nobody can tell.
+      return "\(reason.message); the last order this batch saved is \(failed.lastSaved); "
+        + (lastReported.map { "the last order this batch reported is \($0)" }
+          ?? "none of its reports is known to have arrived")
+    }
     guard let lastReported, !said.isEmpty, !cause.namesTheLastReportedOrder else { return said }
     return "\(said); the last order this batch reported is \(lastReported)"
   }

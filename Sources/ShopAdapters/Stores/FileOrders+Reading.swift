@@ -113,7 +113,8 @@ extension FileOrders {
   func start(ofLast count: Int, endingAt end: Int, notBefore floor: Int, in snapshot: Snapshot)
     throws(FileError) -> Int
   {
-    let wanted = end == snapshot.end && snapshot.unterminated ? count : count + 1
+    // `--last` may be as large as `Int` goes: no file has that many lines to count back.
+    let wanted = end == snapshot.end && snapshot.unterminated || count == .max ? count : count + 1
     var start = end
     var newlines = 0
     while newlines < wanted, start > floor, let newline = try snapshot.file.newline(before: start) {
