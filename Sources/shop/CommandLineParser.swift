@@ -42,6 +42,9 @@ struct CommandLineParser {
       case .help?:
         // `shop --help place` is `shop help place`; anything else after it is a mistake.
         guard let topic = arguments.dropFirst().first else { return .help(command: nil) }
+        if topic.first == UInt8(ascii: "-") {
+          throw error("unexpected option \(TerminalText.quoted(topic)) after --help", nil)
+        }
         try check(topic, .command, "COMMAND", nil)
         if let extra = arguments.dropFirst(2).first {
           throw error("unexpected argument \(TerminalText.quoted(extra))", nil)
@@ -53,6 +56,15 @@ struct CommandLineParser {
         }
         return .version
       default:
+        // `--help=1` is the flag given a value, as `shop place --help=1` says it is.
+        if let equals = first.firstIndex(of: UInt8(ascii: "=")) {
+          let flag = String(decoding: first[..<equals], as: UTF8.self)
+          if let option = description.options.first(where: { $0.names.contains(flag) }),
+            option.target == .help || option.target == .version
+          {
+            throw error("option '\(option.long)' takes no value", nil)
+          }
+        }
         let names = description.options.map { $0.long }
         throw error(unknown("option", first, among: names), nil)
       }
@@ -189,7 +201,14 @@ struct CommandLineParser {
     case .count:
       if CommandLineParser.number(value) == nil {
         let quoted = TerminalText.quoted(value)
-        throw error("\(what) must be how many orders to list (1 or more), not \(quoted)", command)
+        // Digits alone, not all zeros, that no count holds: say the bound, not "1 or more".
+        let tooLarge =
+          !value.isEmpty && value.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+          && value.contains { $0 != UInt8(ascii: "0") }
+        throw error(
+          tooLarge
+            ? "\(what) must be at most \(Int.max), not \(quoted)"
+            : "\(what) must be how many orders to list (1 or more), not \(quoted)", command)
       }
     case .orderNumber:
       if CommandLineParser.number(value) == nil {

@@ -78,6 +78,19 @@ struct UsageTests {
       ["--help", "place", "extra"],
       "Error: unexpected argument 'extra'\nUsage: shop <command> [options]\n  See 'shop --help' for more information.\n"
     ),
+    // An option after `--help` is not taken for a command, and a flag given a value says so.
+    (
+      ["--help", "--version"],
+      "Error: unexpected option '--version' after --help\nUsage: shop <command> [options]\n  See 'shop --help' for more information.\n"
+    ),
+    (
+      ["--help=1"],
+      "Error: option '--help' takes no value\nUsage: shop <command> [options]\n  See 'shop --help' for more information.\n"
+    ),
+    (
+      ["--version=yes"],
+      "Error: option '--version' takes no value\nUsage: shop <command> [options]\n  See 'shop --help' for more information.\n"
+    ),
     (
       ["plcae", "pen=1"],
       "Error: unknown command 'plcae': did you mean 'place'?\nUsage: shop <command> [options]\n  See 'shop --help' for more information.\n"
@@ -111,6 +124,10 @@ struct UsageTests {
       "Error: '--last' must be how many orders to list (1 or more), not '-1'\n\(ordersUsage)"
     ),
     (["orders", "--last", "--json"], "Error: missing value for '--last <n>'\n\(ordersUsage)"),
+    (
+      ["orders", "--last", "9223372036854775808"],
+      "Error: '--last' must be at most 9223372036854775807, not '9223372036854775808'\n\(ordersUsage)"
+    ),
     (
       ["orders", "extra"],
       "Error: NUMBER must be an order number such as 1001, not 'extra'\n\(ordersUsage)"
