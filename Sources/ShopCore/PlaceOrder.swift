@@ -91,10 +91,10 @@ public struct PlaceOrder {
         if case .placed(let order) = outcome { lastNumber = order.number }
       case .success(.unknown(let skus)):
         outcome =
-          try retried(request.cart, request.reference)
+          try retried(request.cart, request.reference, placedLater: saved)
           ?? .unknown(skus, suggestions: suggestions.for(skus, in: catalog))
       case .success(.tooLarge):
-        outcome = try retried(request.cart, request.reference) ?? .tooLarge
+        outcome = try retried(request.cart, request.reference, placedLater: saved) ?? .tooLarge
       case .failure(let error):
         outcome = .malformed(error)
       }
@@ -122,10 +122,26 @@ public struct PlaceOrder {
     return cart.hasSameItems(as: held) ? .alreadyPlaced(held) : .conflict(reference, held)
   }
 
-  private func retried(_ cart: Result<Cart, CartError>, _ reference: Reference?) throws -> Outcome?
-  {
-    guard case .success(let cart) = cart else { return nil }
-    return try retried(cart, reference)
+  /// As ``retried(_:_:)``, for a line of a group: an order that a later line of the group
+  /// placed (`placedLater`, the placements not yet reported) did not exist when this line
+  /// came, so this line is answered as if it had come alone (the later one is the repeat).
+  private func retried(
+    _ cart: Result<Cart, CartError>, _ reference: Reference?,
+    placedLater: ArraySlice<Placement>
+  ) throws -> Outcome? {
+    guard case .success(let cart) = cart, let outcome = try retried(cart, reference) else {
+      return nil
+    }
+    let held: Order
+    switch outcome {
+    case .alreadyPlaced(let order), .conflict(_, let order): held = order
+    default: return outcome
+    }
+    let newLater = placedLater.contains {
+      if case .placed(let order) = $0 { return order.number == held.number }
+      return false
+    }
+    return newLater ? nil : outcome
   }
 
   /// What pricing a cart gives, before the store has numbered the order.

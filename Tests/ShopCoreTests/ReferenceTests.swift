@@ -98,4 +98,45 @@ struct ReferenceTests {
     #expect(rejected.rejected == 1, "only the conflict is rejected")
     #expect(orders.saved.map(\.number) == [1001, 1002])
   }
+
+  /// A line that can't be priced (an unknown SKU, a total too large) is answered as if it had
+  /// come alone when only a later line of its group placed its ref: the later line is the
+  /// repeat. An order that held the ref before the group, or from an earlier line, counts.
+  @Test func aLineIsNeverTheRepeatOfAnOrderALaterLinePlaced() throws {
+    let report = RecordingReport()
+    let root = PlaceOrder(
+      catalog: FakeCatalog(prices: ["pen": 30, "gold": .max]), orders: FakeOrders(),
+      clock: FixedClock(time: time), report: report)
+    let ref = { (text: String) in try #require(Reference(text)) }
+    let chair = try Cart(["chair": 1])
+    let pen = try Cart(["pen": 1])
+    let gold = try Cart(["gold": 2])
+    let group = try root.place([
+      Request(line: 1, cart: .success(chair), reference: ref("c1")),
+      Request(line: 2, cart: .success(gold), reference: ref("c2")),
+      Request(line: 3, cart: .success(pen), reference: ref("c1")),
+      Request(line: 4, cart: .success(pen), reference: ref("c2")),
+      Request(line: 5, cart: .success(chair), reference: ref("c1")),
+    ])
+    let outcomes = report.outcomes.map(\.outcome)
+    guard outcomes.count == 5, case .placed(let c1) = outcomes[2],
+      case .placed(let c2) = outcomes[3]
+    else {
+      Issue.record("\(outcomes)")
+      return
+    }
+    #expect(outcomes[0] == .unknown(["chair"], suggestions: [:]))
+    #expect(outcomes[1] == .tooLarge)
+    #expect(outcomes[4] == .conflict(try ref("c1"), c1), "an earlier line placed it")
+    #expect(group.rejected == 3)
+    // The next group finds both refs held from before it.
+    _ = try root.place([
+      Request(line: 6, cart: .success(chair), reference: ref("c1")),
+      Request(line: 7, cart: .success(gold), reference: ref("c2")),
+    ])
+    #expect(
+      report.outcomes.suffix(2).map(\.outcome) == [
+        .conflict(try ref("c1"), c1), .conflict(try ref("c2"), c2),
+      ])
+  }
 }
