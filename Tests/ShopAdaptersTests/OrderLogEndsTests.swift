@@ -93,6 +93,29 @@ struct OrderLogEndsTests {
     files.append((l1001 + "{\"number\":1002,\"items\":[{\"sku\":\"pen\",\"quantity\":1,\"pri", 0))
     files.append(("{\"numb", 0))
     files.append(("", 0))
+    // A torn tail is cut only if the encoder could have written it for the next order: its
+    // integers without leading zeros, a quantity a cart holds, the total of its items, the
+    // payable of that total, a time that exists. Each of these is not one, and stays.
+    let item = #"{"number":1002,"items":[{"sku":"pen","quantity":"#
+    let tens = item + #"10,"price":30}],"total":300,"payable":"#
+    let time = item + #"1,"price":30}],"total":30,"payable":30,"placedAt":""#
+    for foreign in [
+      item + "01", item + "0,", item + "1000001", item + #"1,"price":030"#,
+      item + #"1,"price":30}],"total":99"#, item + #"1,"price":30}],"total":300"#,
+      item + #"1,"price":30}],"total":30,"payable":31"#, tens + "300", tens + "2701",
+      time + "2026-13", time + "2026-04-31", time + "2027-02-29", time + "2026-11-30T24",
+      time + "2026-11-30T23:60", time + "2026-11-30T23:59:60", time + "2026-11-30T23:59:59z",
+      item + #"2,"price":4611686018427387904}],"total":"#,
+    ] {
+      files.append((l1001 + foreign, 2))
+    }
+    // And these are starts of what it writes: cut.
+    for torn in [
+      tens + "27", tens + "270", time + "2028-02-29T23:5", time + "2026-04-30",
+      item + #"1000000,"price":0}],"total":0,"payable":0,"placedAt":"2026-1"#,
+    ] {
+      files.append((l1001 + torn, 0))
+    }
     return files
   }()
 

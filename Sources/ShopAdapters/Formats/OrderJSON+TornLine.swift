@@ -24,7 +24,8 @@ extension OrderJSON {
       try match.byte(OrderLayout.objectStart)
       var digits: [UInt8] = []
       ByteWriter.appendDecimal(number, to: &digits)
-      try match.members(.order, number: digits[...])
+      var tally = TornTally()
+      try match.members(.order, number: digits[...], tally: &tally)
       // The whole line but its newline; anything after it is not a line `shop` wrote.
       return match.isAtEnd() ? .wholeLine : .other
     } catch .ended {
@@ -108,10 +109,34 @@ struct MemberKeys {
   static let item = MemberKeys(OrderLayout.item)
 }
 
+/// What the matcher knows of the order so far, so that a value the encoder would have worked
+/// out (the total from the items, what is payable from the total) must be that value.
+struct TornTally {
+  /// The sum of price × quantity of the items matched; nil once it no longer fits in `Int`,
+  /// where the encoder never writes the order at all.
+  var sum: Int? = 0
+  var quantity = 0
+  var total = 0
+
+  mutating func addItem(price: Int) {
+    let (amount, productOverflow) = price.multipliedReportingOverflow(by: quantity)
+    guard let before = sum, !productOverflow else {
+      sum = nil
+      return
+    }
+    let (after, sumOverflow) = before.addingReportingOverflow(amount)
+    sum = sumOverflow ? nil : after
+  }
+}
+
 extension PrefixMatch {
   /// An object's members in `keys`' order and its closing brace, its `{` already matched;
-  /// the order's `number` (its digits) is the only value told in advance.
-  mutating func members(_ keys: MemberKeys, number: ArraySlice<UInt8>) throws(Stop) {
+  /// the order's `number` (its digits) is the only value told in advance, and every other
+  /// value must be one the encoder writes: integers without a leading zero, a quantity the
+  /// cart holds, the total of the items and its payable, a time that exists.
+  mutating func members(_ keys: MemberKeys, number: ArraySlice<UInt8>, tally: inout TornTally)
+    throws(Stop)
+  {
     // Bytes of the next member's comma and key already matched, while telling whether an
     // optional member was there.
     var matched = 0
@@ -131,23 +156,70 @@ extension PrefixMatch {
         try literal(text[matched...])
       }
       matched = 0
-      switch field.value {
-      case .integer where field == .number:
+      switch (field, field.value) {
+      case (.number, _):
         try literal(number)
-      case .items:
+      case (.quantity, _):
+        tally.quantity = try integer(in: 1...Cart.maximumQuantity)
+      case (.price, _):
+        tally.addItem(price: try integer(in: 0...Int.max))
+      case (.total, _):
+        guard let sum = tally.sum else { throw .mismatch }
+        tally.total = sum
+        try literal(decimal(sum))
+      case (.payable, _):
+        try literal(decimal(Order.payable(total: tally.total)))
+      case (.placedAt, _):
+        try byte(OrderLayout.quote)
+        var time: [UInt8] = []
+        while time.count < UTCTime.length {
+          time.append(try next())
+          guard UTCTime.couldStart(time) else { throw .mismatch }
+          self.index += 1
+        }
+        try byte(OrderLayout.quote)
+      case (_, .items):
         try byte(OrderLayout.listStart)
         repeat {
           try byte(OrderLayout.objectStart)
-          try members(.item, number: number)
+          try members(.item, number: number, tally: &tally)
         } while try skip(OrderLayout.separator)
         try byte(OrderLayout.listEnd)
-      case let value:
+      case (_, let value):
         if value.isQuoted { try byte(OrderLayout.quote) }
         try run(value.run.length, where: value.run.allowed)
         if value.isQuoted { try byte(OrderLayout.quote) }
       }
     }
     try byte(OrderLayout.objectEnd)
+  }
+
+  /// Decimal digits as the encoder writes an integer of `range`: no sign, no leading zero,
+  /// each digit checked as it comes, so a value past the range is told at its digit.
+  mutating func integer(in range: ClosedRange<Int>) throws(Stop) -> Int {
+    var value = 0
+    var digits = 0
+    while OrderLayout.isDigit(try next()) {
+      let digit = try next()
+      // A leading zero only as the whole of a 0.
+      guard digits == 0 || value != 0 else { throw .mismatch }
+      let (times, timesOverflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, sumOverflow) = times.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
+      guard !timesOverflow, !sumOverflow, sum <= range.upperBound else { throw .mismatch }
+      // A quantity's first digit can't be 0: no more digits would make it one.
+      guard digits > 0 || sum > 0 || range.lowerBound == 0 else { throw .mismatch }
+      value = sum
+      digits += 1
+      index += 1
+    }
+    guard digits > 0, range.contains(value) else { throw .mismatch }
+    return value
+  }
+
+  private func decimal(_ value: Int) -> ArraySlice<UInt8> {
+    var digits: [UInt8] = []
+    ByteWriter.appendDecimal(value, to: &digits)
+    return digits[...]
   }
 
   /// Consumes `byte` when it comes next.

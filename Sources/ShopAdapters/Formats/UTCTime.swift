@@ -47,6 +47,40 @@ enum UTCTime {
     return Timestamp(secondsSince1970: days * 86400 + hour * 3600 + minute * 60 + second)
   }
 
+  /// Whether `prefix` (at most ``length`` bytes) starts some text ``parse(_:)`` reads: each
+  /// separator in its place, and each field, whole or begun, still a possible one. The torn
+  /// line rule asks it a byte at a time, so `2026-13` or `2026-04-31` is told at its byte.
+  static func couldStart(_ prefix: [UInt8]) -> Bool {
+    let separators: [Int: UInt8] = [
+      4: UInt8(ascii: "-"), 7: UInt8(ascii: "-"), 10: UInt8(ascii: "T"), 13: UInt8(ascii: ":"),
+      16: UInt8(ascii: ":"), 19: UInt8(ascii: "Z"),
+    ]
+    guard prefix.count <= length else { return false }
+    for (index, byte) in prefix.enumerated() {
+      if let separator = separators[index] {
+        guard byte == separator else { return false }
+      } else if !OrderLayout.isDigit(byte) {
+        return false
+      }
+    }
+    func digit(_ index: Int) -> Int64 { Int64(prefix[index] - UInt8(ascii: "0")) }
+    func field(_ from: Int) -> Int64 { digit(from) * 10 + digit(from + 1) }
+    let count = prefix.count
+    if count > 5, digit(5) > 1 { return false }
+    if count > 6, !(1...12).contains(field(5)) { return false }
+    if count > 8 {
+      // Whole days from its tens digit on: 0 gives 1–9, 3 gives 30 and 31 if the month has.
+      let most = daysIn(field(5), of: digit(0) * 1000 + digit(1) * 100 + digit(2) * 10 + digit(3))
+      guard digit(8) * 10 <= most else { return false }
+      if count > 9, !(1...most).contains(field(8)) { return false }
+    }
+    if count > 11, digit(11) > 2 { return false }
+    if count > 12, field(11) > 23 { return false }
+    if count > 14, digit(14) > 5 { return false }
+    if count > 17, digit(17) > 5 { return false }
+    return true
+  }
+
   static func parse(_ text: String) -> Timestamp? {
     var text = text
     return text.withUTF8 { parse($0) }
