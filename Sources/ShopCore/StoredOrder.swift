@@ -5,7 +5,8 @@ extension Order {
   public enum StoredProblem: Error, Equatable, Sendable {
     /// The number is below ``Order/firstNumber``.
     case numberBelowFirst
-    /// No items, or an item with a quantity below 1 or a price below 0.
+    /// No items, or an item with a quantity no cart holds (below 1, above
+    /// ``Cart/maximumQuantity``) or a price below 0.
     case badItems
     /// The total is not the sum of the items (or does not fit in `Int`), or the payable
     /// amount does not follow from the total.
@@ -18,7 +19,10 @@ extension Order {
     reference: Reference?
   ) throws(StoredProblem) {
     try Order.checkStored(number: number)
-    guard !lines.isEmpty, lines.allSatisfy({ $0.quantity > 0 && $0.price >= 0 }) else {
+    // What a reader takes, `place` could have written: a quantity as a cart holds it.
+    let quantities = 1...Cart.maximumQuantity
+    guard !lines.isEmpty, lines.allSatisfy({ quantities.contains($0.quantity) && $0.price >= 0 })
+    else {
       throw .badItems
     }
     guard let draft = Draft(lines: lines, placedAt: placedAt, reference: reference),

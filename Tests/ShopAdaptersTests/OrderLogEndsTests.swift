@@ -86,6 +86,13 @@ struct OrderLogEndsTests {
     files.append(
       (l1001 + line(1002).replacingOccurrences(of: #""total":30"#, with: #""total":31"#), 2))
     files.append((l1001 + line(1002) + "x", 2))
+    // A quantity no cart holds is not an order `place` could have written, whole or not.
+    let free = { (number: Int, quantity: Int) in
+      #"{"number":\#(number),"items":[{"sku":"gift","quantity":\#(quantity),"price":0}],"#
+        + #""total":0,"payable":0,"placedAt":"2026-11-30T06:06:43Z"}"# + "\n"
+    }
+    files.append((l1001 + free(1002, 1_000_001), 2))
+    files.append((free(1001, 1_000_000), 0))
     files.append((l1001 + line(1002) + "\n\n", 3))
     files.append((l1001 + l1002 + line(1002) + "\n", 3))
     files.append((l1001 + l1002 + line(1002), 3))

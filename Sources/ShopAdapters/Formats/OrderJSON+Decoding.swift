@@ -245,7 +245,9 @@ extension JSONParser {
       }
       return true
     }
-    guard let sku, let quantity, quantity > 0, let price, price >= 0 else { throw .badItem }
+    guard let sku, let quantity, (1...Cart.maximumQuantity).contains(quantity), let price,
+      price >= 0
+    else { throw .badItem }
     return OrderLine(sku: sku, quantity: quantity, price: price)
   }
 

@@ -100,7 +100,9 @@ extension JSONParser {
       switch field {
       case .sku: return keep(parser.quotedRun(SKU.isAllowed, SKU.maximumLength), in: &sku)
       case .quantity:
-        return keep(parser.plainInteger().flatMap { $0 > 0 ? $0 : nil }, in: &quantity)
+        let quantities = 1...Cart.maximumQuantity
+        return keep(
+          parser.plainInteger().flatMap { quantities.contains($0) ? $0 : nil }, in: &quantity)
       case .price: return keep(parser.plainInteger().flatMap { $0 >= 0 ? $0 : nil }, in: &price)
       case .number, .reference, .items, .total, .payable, .placedAt: return false
       }
