@@ -94,7 +94,8 @@ private struct Root {
       let style: OrderListing.Style = options.json ? .json : options.csv ? .csv : .text
       let history = try makeStore(store)
       let listing = OrderListing(
-        output: output, style: style, lines: history as? any StoredOrderLines)
+        output: output, style: style, lines: history as? any StoredOrderLines,
+        notes: DescriptorOutput(descriptor: streams.errors, name: "standard error"))
       // The fast path of a whole store's JSON (FileOrders+Copy.swift): its lines are copied
       // as they are checked, without building each order.
       if style == .json, options.selection == .all, options.range.isAll,

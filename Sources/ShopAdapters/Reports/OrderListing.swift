@@ -16,15 +16,22 @@ public final class OrderListing: Listing {
   private let output: any ByteOutput
   private let style: Style
   private let lines: (any StoredOrderLines)?
+  /// Where CSV, which has no record for it, tells a ref that no order holds.
+  private let notes: (any ByteOutput)?
   private var buffer: [UInt8] = []
   private var encoder = OrderJSON.Encoder()
   private static let deliveryBytes = 1 << 16
 
-  /// `lines`: the store listed, when it keeps the lines `--json` prints.
-  public init(output: any ByteOutput, style: Style, lines: (any StoredOrderLines)? = nil) {
+  /// `lines`: the store listed, when it keeps the lines `--json` prints. `notes`: where a CSV
+  /// listing says what it did not find (standard error), so its output stays a spreadsheet's.
+  public init(
+    output: any ByteOutput, style: Style, lines: (any StoredOrderLines)? = nil,
+    notes: (any ByteOutput)? = nil
+  ) {
     self.output = output
     self.style = style
     self.lines = lines
+    self.notes = notes
     buffer.reserveCapacity(OrderListing.deliveryBytes + 4096)
     if style == .csv { buffer.append(contentsOf: OrderCSV.header) }
   }
@@ -74,7 +81,8 @@ public final class OrderListing: Listing {
     }
   }
 
-  /// `no order with ref REF`, or `{"missingRef":"REF"}` in JSON; nothing in CSV.
+  /// `no order with ref REF`, or `{"missingRef":"REF"}` in JSON; in CSV, the text line to
+  /// `notes`.
   public func missing(reference: Reference) {
     switch style {
     case .text: buffer.append(contentsOf: "no order with ref \(reference)\n".utf8)
@@ -82,7 +90,7 @@ public final class OrderListing: Listing {
       buffer.append(contentsOf: #"{"missingRef":"#.utf8)
       ByteWriter.appendJSONString(reference.text, to: &buffer)
       buffer.append(contentsOf: "}\n".utf8)
-    case .csv: break
+    case .csv: notes?.write("no order with ref \(reference)\n")
     }
   }
 
@@ -95,5 +103,6 @@ public final class OrderListing: Listing {
     output.write(buffer)
     buffer.removeAll(keepingCapacity: true)
     try output.flush()
+    try notes?.flush()
   }
 }
