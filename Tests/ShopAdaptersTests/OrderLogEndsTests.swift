@@ -113,6 +113,7 @@ struct OrderLogEndsTests {
       time + "2026-13", time + "2026-04-31", time + "2027-02-29", time + "2026-11-30T24",
       time + "2026-11-30T23:60", time + "2026-11-30T23:59:60", time + "2026-11-30T23:59:59z",
       item + #"2,"price":4611686018427387904}],"total":"#,
+      item + #"2,"price":4611686018427387904}]"#,
     ] {
       files.append((l1001 + foreign, 2))
     }

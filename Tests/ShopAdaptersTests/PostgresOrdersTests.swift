@@ -513,6 +513,12 @@ struct PostgresRedactionTests {
     ("postgresql://u@h/db?password=se cret&x=1", "postgresql://u@h/db?password=***&x=1"),
     ("postgresql://h?password=x@y/db", "postgresql://h?password=***@y/db"),
     ("postgresql://u:se/cret@h/db", "postgresql://u:se/cret@h/db"),
+    // In a URI a quote is a letter of the value, and a `://` in a value is text.
+    ("postgresql://u@h/db?password='abc'def&x=1", "postgresql://u@h/db?password=***&x=1"),
+    ("postgresql://h/db?pass%77ord='s'ecret", "postgresql://h/db?pass%77ord=***"),
+    (
+      "postgresql://h/db?application_name=a://b:c@d", "postgresql://h/db?application_name=a://b:c@d"
+    ),
   ])
   func aWholeURIIsCutWhereLibpqReadsItsPassword(uri: String, shown: String) {
     #expect(ConnectionURI(uri).description == shown)
@@ -545,7 +551,9 @@ struct PostgresRedactionTests {
     }
     var random = SplitMix(seed: 20_261_201)
     func pick(_ choices: [String]) -> String { choices[Int(random.next() % UInt64(choices.count))] }
-    let pieces = ["a", "Z", "9", "?", "#", ":", "@", "&", "=", "/", " ", "%40", "%3F", "%26", "-"]
+    let pieces = [
+      "a", "Z", "9", "?", "#", ":", "@", "&", "=", "/", " ", "'", "%40", "%3F", "%26", "-",
+    ]
     var checked = 0
     for round in 0..<3000 {
       let marker = "S\(round)x"

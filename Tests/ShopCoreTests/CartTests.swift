@@ -20,10 +20,14 @@ struct CartTests {
     #expect(throws: CartError.badQuantity("'pen=\(quantity)'")) {
       try Cart.Item(sku: "pen", quantity: quantity)
     }
+  }
+
+  @Test func anItemIsOneToTheMaximum() {
     #expect(throws: CartError.quantityTooLarge(sku: "pen", sum: Cart.maximumQuantity + 1)) {
       try Cart.Item(sku: "pen", quantity: Cart.maximumQuantity + 1)
     }
     #expect(throws: Never.self) { try Cart.Item(sku: "pen", quantity: 1) }
+    #expect(throws: Never.self) { try Cart.Item(sku: "pen", quantity: Cart.maximumQuantity) }
   }
 
   @Test func errorMessagesSayWhatIsWrong() {

@@ -99,8 +99,11 @@ public struct ConnectionURI: Sendable, CustomStringConvertible {
       return nil
     }
     var index = 0
+    var schemeSeen = false
     while index < bytes.count {
-      if bytes[index...].starts(with: "://".utf8) {
+      // A whole URI has one `://`, its scheme's: one in a query value is the value's text.
+      if !(wholeURI && schemeSeen), bytes[index...].starts(with: "://".utf8) {
+        schemeSeen = true
         output += bytes[index..<index + 3]
         index += 3
         // `user:password@`: the password is what follows the first `:`. A userinfo without
@@ -118,8 +121,9 @@ public struct ConnectionURI: Sendable, CustomStringConvertible {
       } else if let valueStart = passwordKey(at: index) {
         output += bytes[index..<valueStart]
         index = valueStart
-        if index < bytes.count, bytes[index] == UInt8(ascii: "'") {
-          // A quoted conninfo value, `password='a b'`, up to its closing quote.
+        if !wholeURI, index < bytes.count, bytes[index] == UInt8(ascii: "'") {
+          // A quoted conninfo value, `password='a b'`, up to its closing quote; in a URI a
+          // quote is a letter of the value, which runs to the next `&`.
           var end = index + 1
           while end < bytes.count, bytes[end] != UInt8(ascii: "'") { end += 1 }
           output += stars

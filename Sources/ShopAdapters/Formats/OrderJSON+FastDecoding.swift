@@ -10,8 +10,9 @@ protocol LaidOutItems {
 }
 
 /// An order line's members as ``OrderLayout`` lays them out, read in place by the layout's
-/// syntax (digits, allowed bytes and lengths, a real time, quantities above 0 and prices 0 or
-/// more); the core's rules for a stored order (its number, its sums) are the reader's.
+/// syntax (digits, allowed bytes and lengths, a real time, quantities from 1 to
+/// ``ShopCore/Cart/maximumQuantity`` and prices 0 or more); the core's rules for a stored order
+/// (its number, its sums) are the reader's.
 struct LaidOutOrder<Items: LaidOutItems> {
   var number: Int
   /// The bytes of the reference, when the line has one.

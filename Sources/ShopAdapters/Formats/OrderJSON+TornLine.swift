@@ -163,8 +163,10 @@ extension PrefixMatch {
         tally.quantity = try integer(in: 1...Cart.maximumQuantity)
       case (.price, _):
         tally.addItem(price: try integer(in: 0...Int.max))
+        // Items whose sum passes `Int` make an order the encoder never writes.
+        guard tally.sum != nil else { throw .mismatch }
       case (.total, _):
-        guard let sum = tally.sum else { throw .mismatch }
+        guard let sum = tally.sum else { throw .mismatch }  // Told at the price already.
         tally.total = sum
         try literal(decimal(sum))
       case (.payable, _):

@@ -63,8 +63,8 @@ enum OrderLayout {
     }
 
     /// How many bytes a value of this kind has between its quotes (all of an integer), and
-    /// which: the bytes alone. The torn-line rule reads a ref and a SKU by these, and checks
-    /// an integer's and a time's value as well (`PrefixMatch.integer`, `UTCTime.couldStart`).
+    /// which: the bytes alone. The torn-line rule reads a ref and a SKU by these; an integer
+    /// and a time it reads by their values (`PrefixMatch.integer`, `UTCTime.couldStart`).
     var run: (length: ClosedRange<Int>, allowed: (UInt8) -> Bool) {
       switch self {
       case .integer: return (1...20, OrderLayout.isDigit)

@@ -161,7 +161,8 @@ extension PostgresOrders {
     lines.reserveCapacity(items.count)
     for item in items {
       guard case .object(let item) = item, case .string(let sku) = item["sku"],
-        SKU.isValid(sku), case .integer(let quantity) = item["quantity"], quantity > 0,
+        SKU.isValid(sku), case .integer(let quantity) = item["quantity"],
+        (1...Cart.maximumQuantity).contains(quantity),
         case .integer(let price) = item["price"], price >= 0
       else { throw bad("an item is not {\"sku\", \"quantity\", \"price\"}") }
       lines.append(OrderLine(sku: sku, quantity: quantity, price: price))

@@ -103,6 +103,7 @@ public final class OrderListing: Listing {
     output.write(buffer)
     buffer.removeAll(keepingCapacity: true)
     try output.flush()
-    try notes?.flush()
+    // As an error message: a note standard error can't take changes no status.
+    try? notes?.flush()
   }
 }

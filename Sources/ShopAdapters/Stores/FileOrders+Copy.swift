@@ -26,8 +26,8 @@ extension FileOrders {
 
 /// The order on a line laid out exactly as ``OrderLayout`` says, read by the fast decoder's own
 /// reader of the layout (``JSONParser/laidOutOrder(_:)``) keeping only the items' sum, and
-/// checked as ``JSONParser/encodersOrder()`` checks it (the layout, SKU and reference syntax, quantity
-/// above 0, price 0 or more, the total the sum of the items without overflow, payable by the
+/// checked as ``JSONParser/encodersOrder()`` checks it (the layout, SKU and reference syntax, a
+/// quantity a cart holds, price 0 or more, the total the sum of the items without overflow, payable by the
 /// rule, a real time, by the core's ``ShopCore/Order/init(stored:lines:total:payable:placedAt:reference:)``
 /// rules): its number, or nil where that decoder would give up.
 enum StoredLine {
