@@ -85,7 +85,7 @@ struct PostgresTests {
     #expect(partial >= 3, "only \(partial) kills landed mid-batch after a report")
   }
 
-  @Test func aServerThatStopsMidBatchIs69AndKeepsEveryReportedOrder() throws {
+  @Test func aServerThatStopsMidBatchIs69Or75AndKeepsEveryReportedOrder() throws {
     let server = try PostgresServer()  // Its own: stopping the shared one would hurt others.
     let database = try server.makeDatabase()
     let uri = server.tcpURI(database)
@@ -105,7 +105,14 @@ struct PostgresTests {
     try server.stop()
     let run = batch.finish()
     try? writer.close()
-    #expect(run.status == 69, "\(run)")
+    // Mostly the stop lands between commits: 69. On a loaded machine it may land inside one,
+    // which is 75 and says so (the group's outcome is unknown, with what to check); either
+    // way every reported order is kept.
+    #expect(run.status == 69 || run.status == 75, "\(run)")
+    if run.status == 75 {
+      #expect(run.stderr.contains("the outcome is unknown"), "\(run)")
+      #expect(run.stderr.contains("before placing them again"), "\(run)")
+    }
     #expect(
       run.stderr.hasPrefix("Error: the orders database '\(database)' on 127.0.0.1:\(server.port)")
     )
