@@ -188,9 +188,11 @@ extension PrefixMatch {
         } while try skip(OrderLayout.separator)
         try byte(OrderLayout.listEnd)
       case (_, let value):
-        if value.isQuoted { try byte(OrderLayout.quote) }
-        try run(value.run.length, where: value.run.allowed)
-        if value.isQuoted { try byte(OrderLayout.quote) }
+        // A ref or a SKU: every other field has its case above.
+        guard let word = value.wordRun else { throw .mismatch }
+        try byte(OrderLayout.quote)
+        try run(word.length, where: word.allowed)
+        try byte(OrderLayout.quote)
       }
     }
     try byte(OrderLayout.objectEnd)

@@ -62,17 +62,14 @@ enum OrderLayout {
       }
     }
 
-    /// How many bytes a value of this kind has between its quotes (all of an integer), and
-    /// which: the bytes alone. The torn-line rule reads a ref and a SKU by these; an integer
-    /// and a time it reads by their values (`PrefixMatch.integer`, `UTCTime.couldStart`).
-    var run: (length: ClosedRange<Int>, allowed: (UInt8) -> Bool) {
+    /// For a word (a ref, a SKU), how many bytes it has between its quotes and which; nil for
+    /// the others, which the torn-line rule reads by their values (`PrefixMatch.integer`,
+    /// `UTCTime.couldStart`) and the fast decoder by its own readers.
+    var wordRun: (length: ClosedRange<Int>, allowed: (UInt8) -> Bool)? {
       switch self {
-      case .integer: return (1...20, OrderLayout.isDigit)
       case .reference: return (1...Reference.maximumLength, Reference.isAllowed)
       case .sku: return (1...SKU.maximumLength, SKU.isAllowed)
-      case .time:
-        return (UTCTime.length...UTCTime.length, { isDigit($0) || "-:TZ".utf8.contains($0) })
-      case .items: return (0...0, { _ in false })
+      case .integer, .time, .items: return nil
       }
     }
   }

@@ -4,6 +4,8 @@ import ShopCore
 /// formatter runs once per order in a batch, and Foundation's would load ICU at start-up.
 enum UTCTime {
   static let length = 20
+  /// What ``couldStart(_:)`` checks each byte against: `d` a digit, else that separator.
+  private static let form = Array("dddd-dd-ddTdd:dd:ddZ".utf8)
   /// The instants the form can write: 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
   static let seconds: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
 
@@ -51,17 +53,11 @@ enum UTCTime {
   /// separator in its place, and each field, whole or begun, still a possible one. The torn
   /// line rule asks it a byte at a time, so `2026-13` or `2026-04-31` is told at its byte.
   static func couldStart(_ prefix: [UInt8]) -> Bool {
-    let separators: [Int: UInt8] = [
-      4: UInt8(ascii: "-"), 7: UInt8(ascii: "-"), 10: UInt8(ascii: "T"), 13: UInt8(ascii: ":"),
-      16: UInt8(ascii: ":"), 19: UInt8(ascii: "Z"),
-    ]
     guard prefix.count <= length else { return false }
     for (index, byte) in prefix.enumerated() {
-      if let separator = separators[index] {
-        guard byte == separator else { return false }
-      } else if !OrderLayout.isDigit(byte) {
-        return false
-      }
+      let separator = form[index]
+      guard separator == UInt8(ascii: "d") ? OrderLayout.isDigit(byte) : byte == separator
+      else { return false }
     }
     func digit(_ index: Int) -> Int64 { Int64(prefix[index] - UInt8(ascii: "0")) }
     func field(_ from: Int) -> Int64 { digit(from) * 10 + digit(from + 1) }
