@@ -17,6 +17,10 @@ public enum OrderSelection: Equatable, Sendable {
 public protocol Listing: AnyObject {
   /// One order, in listing order.
   func list(_ order: Order) throws
+  /// Every order of `history`, oldest first, exactly as visiting each with ``list(_:)``
+  /// would list them, up to the same error; a listing may read them its own way (a file's
+  /// JSON lines copied as they are checked). The default visits each.
+  func listEvery(in history: any OrderHistory) throws
   /// A number asked for that has no order.
   func missing(_ number: Int)
   /// A reference asked for that no order holds.
@@ -26,6 +30,12 @@ public protocol Listing: AnyObject {
   /// Delivers what was listed so far; called at the end, and after an error too, since what
   /// was listed before it is true.
   func deliver() throws
+}
+
+extension Listing {
+  public func listEvery(in history: any OrderHistory) throws {
+    try history.readAll(list)
+  }
 }
 
 /// The use case of `shop orders`: reads the selection from the history, tells the listing.
@@ -51,7 +61,7 @@ public struct ListOrders {
         listing.count(count)
       case .last(let count) where !range.isAll:
         try history.orders(in: range, last: count, listing.list)
-      case .all: try history.readAll(listing.list)
+      case .all: try listing.listEvery(in: history)
       case .count: listing.count(try history.count())
       case .last(let count): try history.last(count, listing.list)
       case .numbers(let numbers):

@@ -96,14 +96,6 @@ private struct Root {
       let listing = OrderListing(
         output: output, style: style, lines: history as? any StoredOrderLines,
         notes: DescriptorOutput(descriptor: streams.errors, name: "standard error"))
-      // The fast path of a whole store's JSON (FileOrders+Copy.swift): its lines are copied
-      // as they are checked, without building each order.
-      if style == .json, options.selection == .all, options.range.isAll,
-        let lines = history as? any StoredOrderLines
-      {
-        try listing.listAll(of: lines)
-        return .success
-      }
       let missing = try ListOrders(history: history, listing: listing)
         .run(options.selection, in: options.range)
       return missing == 0 ? .success : .rejected

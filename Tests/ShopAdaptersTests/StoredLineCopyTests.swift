@@ -84,7 +84,8 @@ struct StoredLineCopyTests {
   }
 
   /// What `--json` of every order prints from `text`, and the error it stops with, by the
-  /// fast path and by the plain one (the use case, the store's lines copied as visited).
+  /// fast path (the use case, whose listing copies the lines as they are checked) and by the
+  /// plain one (each order visited, its stored line copied).
   func listings(of text: String) throws -> (fast: (String, String?), plain: (String, String?)) {
     let folder = try TemporaryFolder()
     let path = try folder.write("orders.jsonl", text)
@@ -100,8 +101,14 @@ struct StoredLineCopyTests {
       }
     }
     return (
-      run { store, listing in try listing.listAll(of: store) },
-      run { store, listing in _ = try ListOrders(history: store, listing: listing).run(.all) }
+      run { store, listing in _ = try ListOrders(history: store, listing: listing).run(.all) },
+      run { store, listing in
+        do { try store.readAll(listing.list) } catch {
+          try? listing.deliver()
+          throw error
+        }
+        try listing.deliver()
+      }
     )
   }
 

@@ -53,22 +53,19 @@ public final class OrderListing: Listing {
     if buffer.count >= OrderListing.deliveryBytes { try deliver() }
   }
 
-  /// Every order of `store`, for `--json` of a whole store: each stored line copied as it is
-  /// checked (``StoredOrderLines/readAllLines(_:orders:)``), delivered as ``ListOrders``
-  /// delivers, at the end and after an error.
-  public func listAll(of store: any StoredOrderLines) throws {
-    do {
-      try store.readAllLines(
-        { line in
-          buffer.append(contentsOf: line)
-          buffer.append(UInt8(ascii: "\n"))
-          if buffer.count >= OrderListing.deliveryBytes { try deliver() }
-        }, orders: list)
-    } catch {
-      try? deliver()
-      throw error
+  /// Every order of `history`, for `--json` of a whole store that keeps its lines: each line
+  /// copied as it is checked (``StoredOrderLines/readAllLines(_:orders:)``); other stores and
+  /// styles visit each order. ``ListOrders`` delivers, at the end and after an error.
+  public func listEvery(in history: any OrderHistory) throws {
+    guard style == .json, let store = history as? any StoredOrderLines else {
+      return try history.readAll(list)
     }
-    try deliver()
+    try store.readAllLines(
+      { line in
+        buffer.append(contentsOf: line)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= OrderListing.deliveryBytes { try deliver() }
+      }, orders: list)
   }
 
   /// `no order N`, or `{"missing":N}` in JSON; in CSV, which has no such record, nothing (the
