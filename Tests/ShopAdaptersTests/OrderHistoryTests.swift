@@ -149,6 +149,45 @@ struct OrderHistoryTests {
     #expect(try find(9001, file) == nil)
   }
 
+  /// Lines taken out of a long file, one or a run of them, near its start, middle and end, or
+  /// two lines swapped: a number sought where the numbering breaks is that line's error, as
+  /// a listing of the whole file says, never "no order"; every number still there is found.
+  @Test(
+    arguments: [
+      ("line 2", [1002], []),
+      ("the middle", [2500], []),
+      ("a run", Array(2000...2039), []),
+      ("two apart", [1600, 3500], []),
+      ("near the end", [3990], []),
+      ("swapped", [], [1500]),
+    ] as [(String, [Int], [Int])])
+  func aNumberWhereTheNumberingBreaksIsAnErrorAtThatLine(
+    name: String, removed: [Int], swapped: [Int]
+  ) throws {
+    // 3,000 orders: far more than the bisection's last stretch of 4 KiB.
+    let (_, _, folder) = try stores(count: 3000)
+    let path = folder.file("orders.jsonl")
+    var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+    for number in swapped { lines.swapAt(number - 1001, number - 1000) }
+    lines.removeAll { line in removed.contains { line.hasPrefix(#"{"number":\#($0),"#) } }
+    try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+    let numbers = lines.map { line in Int(line.dropFirst(10).prefix(4)) ?? 0 }
+    let file = FileOrders(path: path)
+    for number in removed + swapped {
+      // The first line at or past the number sought, and the one before it.
+      let at = try #require(numbers.firstIndex { $0 >= number })
+      let reason =
+        "order \(numbers[at]) follows order \(numbers[at - 1]): numbers must go up by one"
+      #expect(
+        throws: FileError.badData(FilePath(path), line: at + 1, reason: reason), "\(name)"
+      ) { _ = try find(number, file) }
+    }
+    for number in Set(numbers).subtracting(swapped).sorted() where number % 97 == 0 {
+      #expect(try find(number, file)?.number == number, "\(name)")
+    }
+    #expect(try find(4001, file) == nil, "\(name)")
+  }
+
   @Test func aReaderSeesTheFileAsItWasWhenItStartedWhateverWritersDo() throws {
     // The file ends in a torn write that the next writer cuts and replaces while a reader is
     // in the middle of the file: the reader must neither fail nor splice old bytes to new.

@@ -126,6 +126,33 @@ struct PostgresHistoryTests {
     #expect(error.status == .dataError)
   }
 
+  /// A number no row has, below the last, is a gap in the numbering: 65 naming the rows
+  /// around it, as the file store names its line; past the last it is "no order".
+  @Test func aNumberInAGapIs65AndOnePastTheLastIsNoOrder() throws {
+    let (server, name, store, _) = try store()
+    try server.sql(
+      "DELETE FROM shop_orders WHERE number = 1040 OR number BETWEEN 1060 AND 1062",
+      database: name)
+    for (number, message) in [
+      (1040, "order 1041 follows 1039: order 1040 is missing"),
+      (1061, "order 1063 follows 1059: orders 1060…1062 are missing"),
+    ] {
+      let error = try #require(throws: PostgresError.self) {
+        try store.order(numbered: number) { _ in }
+      }
+      #expect(error.status == .dataError)
+      #expect(error.message.contains(message), "\(error.message)")
+    }
+    for number in [1039, 1041, 1063, 1090] {
+      var found: [Int] = []
+      #expect(try store.order(numbered: number) { found.append($0.number) })
+      #expect(found == [number])
+    }
+    for number in [1000, 1091, Int.max] {
+      #expect(try !store.order(numbered: number) { _ in })
+    }
+  }
+
   @Test func sumsPastTheLargestIntegerAre65NotWrapped() throws {
     let server = try PostgresServer.shared.get()
     let store = PostgresOrders(uri: server.tcpURI(try server.makeDatabase()))

@@ -35,6 +35,15 @@ extension PostgresOrders {
       previous = try number(2)
     }
 
+    /// Order `number` follows `previous` with numbers missing between them.
+    static func gap(_ number: Int, after previous: Int) -> String {
+      // Both come from rows, so neither is past Int.max and the gap holds a number.
+      let missing =
+        number &- previous == 2
+        ? "order \(previous &+ 1) is missing" : "orders \(previous &+ 1)…\(number &- 1) are missing"
+      return "order \(number) follows \(previous): \(missing)"
+    }
+
     /// Why these numbers can't be continued, naming the order; nil when they can. The same
     /// rule as ``fitsSQL``.
     var problem: String? {
@@ -46,7 +55,7 @@ extension PostgresOrders {
       if let previous {
         guard last != previous &+ 1 else { return nil }
         return last > previous
-          ? "order \(last) follows \(previous): orders \(previous &+ 1)…\(last &- 1) are missing"
+          ? Self.gap(last, after: previous)
           : "order \(last) is there twice"
       }
       return last == Order.firstNumber ? nil : "order \(last) is the only order but not 1001"

@@ -119,11 +119,32 @@ extension PostgresOrders {
       let result = try connection.run(
         "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)],
         needs: Needs.select)
+      if result.rows == 0 { try checkNoGap(at: number, on: connection) }
       return (connection, result)
     }
     guard result.rows > 0 else { return false }
     try visit(try Self.order(in: result, 0, place: connection.place))
     return true
+  }
+
+  /// A number no row has is "no order" only past the last: below it, the rows around it do
+  /// not follow each other, a gap the file store reports at its line too. One round trip,
+  /// only when the number is not found.
+  private func checkNoGap(at number: Int, on connection: PostgresConnection) throws {
+    guard number >= Order.firstNumber else { return }
+    let around = try connection.run(
+      "SELECT (SELECT max(number) FROM \(Self.table) WHERE number < $1), "
+        + "(SELECT min(number) FROM \(Self.table) WHERE number > $1)",
+      [PostgresParameter(number)], needs: Needs.select)
+    guard around.rows > 0, around.text(0, 1) != nil else { return }
+    guard let next = around.integer(0, 1) else {
+      throw PostgresError.badData(connection.place, "an order number is not a number")
+    }
+    let previous = around.integer(0, 0)
+    if around.text(0, 0) != nil, previous == nil {
+      throw PostgresError.badData(connection.place, "an order number is not a number")
+    }
+    try Self.check(next, after: previous, place: connection.place)
   }
 
   private static func check(_ number: Int, after previous: Int?, place: PostgresPlace) throws {
@@ -134,7 +155,7 @@ extension PostgresOrders {
       place,
       number < expected
         ? "order \(number) comes where \(expected) should: a repeat or a number before 1001"
-        : "order \(number) follows \(expected &- 1): orders \(expected)…\(number &- 1) are missing"
+        : Numbering.gap(number, after: expected &- 1)
     )
   }
 

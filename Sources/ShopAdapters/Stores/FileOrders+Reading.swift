@@ -148,7 +148,9 @@ extension FileOrders {
 
   /// Finds order `number` by bisecting the file by offset: in a well-formed file numbers rise
   /// with the offset, so a few reads find it in a file of any size. The number found is
-  /// checked, never assumed.
+  /// checked, never assumed: where the number sought falls between two lines whose numbers
+  /// do not follow each other (a line taken out), the file is damaged there, and that is
+  /// the answer, not "no order".
   public func order(
     numbered number: Int, _ visit: (Order) throws -> Void
   ) throws -> Bool {
@@ -160,10 +162,30 @@ extension FileOrders {
     let (bytes, _) = try snapshot.line(at: start)
     return try bytes.withUnsafeBufferPointer { line in
       let (order, stored) = try parse(line, line: nil, at: start, in: snapshot)
-      guard order.number == number else { return false }
+      guard order.number == number else {
+        try checkFollows(order.number, at: start, in: snapshot)
+        return false
+      }
       try self.visit(order, stored: stored, visit)
       return true
     }
+  }
+
+  /// The order on the line that starts at `start` must follow the line before it by one.
+  private func checkFollows(_ number: Int, at start: Int, in snapshot: Snapshot) throws {
+    var previous: Int? = nil
+    if start > 0 {
+      let (before, bytes) = try snapshot.file.line(endingAt: start - 1)
+      guard let bytes else {
+        let line = try snapshot.file.lineNumber(at: start) - 1
+        throw FileError.badData(path, line: line, reason: snapshot.file.tooLong)
+      }
+      previous = try bytes.withUnsafeBufferPointer { line throws(FileError) in
+        try parse(line, line: nil, at: before, in: snapshot).0.number
+      }
+    }
+    guard !Order.isNumber(number, after: previous) else { return }
+    try checkNumber(number, after: previous, line: try snapshot.file.lineNumber(at: start))
   }
 
   /// The offset of the first line whose order `isAtOrPast` holds for (the end of the snapshot
