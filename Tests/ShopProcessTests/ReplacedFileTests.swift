@@ -13,6 +13,13 @@ struct ReplacedFileTests {
     ("perl -i", "perl -i -pe 's/x/x/' o.jsonl", true),
     ("write a copy, then mv", "cat o.jsonl > t.jsonl && mv t.jsonl o.jsonl", true),
     ("cp over (same inode)", "cp o.jsonl c.jsonl && cp c.jsonl o.jsonl", true),
+    // The same inode, other lines: only the lines can tell.
+    ("cp an older copy over", "head -n 9 o.jsonl > t.jsonl && cp t.jsonl o.jsonl", false),
+    ("truncate", "truncate -s 0 o.jsonl", false),
+    (
+      "lines rewritten in place", #"sed 's/"pen"/"ink"/' o.jsonl > t.jsonl && cp t.jsonl o.jsonl"#,
+      false
+    ),
     ("mv away", "mv o.jsonl o.old", false),
     ("rm", "rm o.jsonl", false),
     ("a copy without the last order", "head -n 9 o.jsonl > t.jsonl && mv t.jsonl o.jsonl", false),

@@ -144,6 +144,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   private func append(_ drafts: [Draft], to file: LineFile) throws(FileError) -> Appended {
     let fileEnd = try file.size()
     let ends = try self.ends(of: file, size: fileEnd).checked(in: file, writing: true)
+    try checkHoldsReported(file, ends)
     let linesEnd = ends.linesEnd ?? 0
     // A last line missing only its newline is an order the index has not seen yet.
     var unterminated: Order?
@@ -200,6 +201,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     let nothing = Appended(placements: [], lastNumber: nil, restore: fileEnd) {}
     guard group.count > 0 else { return nothing }
     let ends = try self.ends(of: file, size: fileEnd).checked(in: file, writing: true)
+    try checkHoldsReported(file, ends)
     let linesEnd = ends.linesEnd ?? 0
     var unterminated: Order?
     if case .whole(let order) = ends.tail { unterminated = order }
@@ -268,6 +270,33 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     referenceIndex = index
     try index.prepare(orders)
     return (index, orders)
+  }
+
+  /// The locked file must still hold the last order this store reported, as it wrote it.
+  /// `cp` or `truncate` over the file keeps its inode, so the path still names it; only its
+  /// lines tell that what was reported is gone, and numbering on would repeat or skip.
+  private func checkHoldsReported(_ file: LineFile, _ ends: Ends) throws(FileError) {
+    guard let lastReported, let lastWritten else { return }
+    var holds = false
+    if let last = ends.last?.number, last >= lastReported {
+      let snapshot = Snapshot(file: file, ends: ends)
+      let start: Int
+      do { start = try firstLine(in: snapshot) { $0.number >= lastReported } } catch {
+        // Its reads and parses throw only FileErrors.
+        throw error as? FileError ?? .unreadable(path, .shortRead)
+      }
+      if start < snapshot.end {
+        holds = try snapshot.line(at: start).0 == lastWritten
+      }
+    }
+    guard holds else {
+      throw .replaced(
+        path,
+        what: "was overwritten in place while shop was writing it (as cp or truncate "
+          + "over it do), and no longer holds order "
+          + "\(lastReported) as shop wrote it",
+        lastReported: lastReported)
+    }
   }
 
   /// Drops `file`, which the path no longer names. Before this store reported any order, the
