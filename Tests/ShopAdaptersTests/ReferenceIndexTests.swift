@@ -107,7 +107,7 @@ struct ReferenceIndexTests {
 
   /// Each way an index can be wrong: every ref is still found, once, and new ones placed.
   enum Damage: String, CaseIterable {
-    case deleted, stale, garbage, truncated, emptied, wrongOffset, otherFile
+    case deleted, stale, garbage, truncated, emptied, wrongOffset, hugeOffsets, otherFile
   }
 
   @Test(arguments: Damage.allCases)
@@ -141,6 +141,16 @@ struct ReferenceIndexTests {
         data.replaceSubrange((slot + 8)..<(slot + 16), with: [UInt8](repeating: 0, count: 8))
       }
       try data.write(to: URL(fileURLWithPath: index))
+    case .hugeOffsets:
+      // Offsets no file has, past the largest Int and negative as one: never a trap.
+      var data = try Data(contentsOf: URL(fileURLWithPath: index))
+      let offsets: [UInt64] = [1 << 63, .max, (1 << 63) + 4096, 1 << 62]
+      for (count, slot) in stride(from: 4096, to: data.count, by: 16).enumerated() {
+        withUnsafeBytes(of: offsets[count % offsets.count].littleEndian) {
+          data.replaceSubrange((slot + 8)..<(slot + 16), with: $0)
+        }
+      }
+      try data.write(to: URL(fileURLWithPath: index))
     case .otherFile:
       // The orders file replaced by a copy (another inode) that is one order longer.
       let copy = folder.file("copy.jsonl")
@@ -165,6 +175,60 @@ struct ReferenceIndexTests {
     #expect(new.map(\.order.number) == [last])
     #expect(try found("r299", in: path) == 1301)
     #expect(try numbers(path) == Array(1001...last))
+  }
+
+  /// Another file on the orders file's inode (`rm`, then `cp` of another store, which the
+  /// file system gave the same inode; here written in place), its lines as long as the ones
+  /// the index saw: the refs are the new file's, whichever of its lines differ.
+  @Test(arguments: ["every line", "the last line", "the first line"])
+  func anIndexOfOtherLinesOnTheSameInodeIsRebuilt(differing: String) throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    _ = try FileOrders(path: path).place((0..<40).map { try draft("r\($0)") })
+    let lines = try folder.read("orders.jsonl").split(separator: "\n").map(String.init)
+    var other = lines
+    for index in lines.indices {
+      let changed =
+        differing == "every line" || (differing == "the last line" && index == lines.count - 1)
+        || (differing == "the first line" && index == 0)
+      if changed {
+        other[index] = lines[index].replacingOccurrences(of: #""ref":"r"#, with: #""ref":"q"#)
+      }
+    }
+    let handle = try #require(FileHandle(forUpdatingAtPath: path))
+    try handle.truncate(atOffset: 0)
+    try handle.write(contentsOf: Data(other.map { $0 + "\n" }.joined().utf8))
+    try handle.close()
+    let moved =
+      differing == "every line" ? Array(0..<40) : differing == "the last line" ? [39] : [0]
+    for ref in moved {
+      #expect(try found("q\(ref)", in: path) == 1001 + ref, "\(differing)")
+      #expect(try found("r\(ref)", in: path) == nil, "\(differing)")
+    }
+    let again = try FileOrders(path: path).place([draft("r\(moved[0])")])
+    #expect(again.map(\.order.number) == [1041], "\(differing): placed anew")
+  }
+
+  /// Orders files named as another one's index (`shop.refs`) and its new copy
+  /// (`shop.refs.new`), and a note of the user's there: none is removed, replaced or written.
+  /// The index lives in memory instead, each ref still found and placed once.
+  @Test(arguments: ["orders", "a note"])
+  func aFileWhereTheIndexWouldGoIsNeverTouched(kind: String) throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("shop")
+    for name in ["shop.refs", "shop.refs.new"] {
+      if kind == "orders" {
+        _ = try FileOrders(path: folder.file(name)).place([draft(nil), draft(nil)])
+      } else {
+        _ = try folder.write(name, String(repeating: "my notes\n", count: 1000))
+      }
+    }
+    let before = try ["shop.refs", "shop.refs.new"].map { try folder.read($0) }
+    let placed = try FileOrders(path: path).place([draft("x"), draft("y")])
+    #expect(placed.map(\.order.number) == [1001, 1002])
+    #expect(try FileOrders(path: path).place([draft("x")]).map(\.order.number) == [1001])
+    #expect(try found("y", in: path) == 1002)
+    #expect(try ["shop.refs", "shop.refs.new"].map { try folder.read($0) } == before)
   }
 
   /// A line longer than the bound between orders with refs: rebuilding the index stops at it

@@ -6,7 +6,9 @@ extension ReferenceIndex {
     static let headerBytes = 4096
     static let slotBytes = 16
     static let minimumCapacity = 256
-    static let magic: UInt64 = 0x3146_4552_5053_4853  // "SHSPREF1", little-endian
+    static let magic: UInt64 = 0x3246_4552_5053_4853  // "SHSPREF2", little-endian
+    /// The magic's first seven bytes, "SHSPREF", shared by every version of the layout.
+    private static let family: UInt64 = 0x00FF_FFFF_FFFF_FFFF
 
     private enum Field: Int {
       case magic = 0
@@ -18,7 +20,11 @@ extension ReferenceIndex {
       case device = 48
       case inode = 56
       case boot = 64
-      case checksum = 72
+      /// Hashes of the orders file's first line and of the last line the index covers: with
+      /// its device and inode, what tells it from another file that took its inode.
+      case firstLine = 72
+      case lastLine = 80
+      case checksum = 88
     }
 
     /// Keeps the mapping or the memory alive as long as any copy of the table.
@@ -67,9 +73,12 @@ extension ReferenceIndex {
     var indexedEnd: Int { Int(truncatingIfNeeded: load(.indexedEnd)) }
     var indexedLast: Int { Int(truncatingIfNeeded: load(.indexedLast)) }
     var indexedLastStart: Int { Int(truncatingIfNeeded: load(.indexedLastStart)) }
+    var firstLine: UInt64 { load(.firstLine) }
+    var lastLine: UInt64 { load(.lastLine) }
 
     private var checksum: UInt64 {
-      Reference.fingerprint(UnsafeRawBufferPointer(rebasing: storage.bytes[..<72]))
+      Reference.fingerprint(
+        UnsafeRawBufferPointer(rebasing: storage.bytes[..<Field.checksum.rawValue]))
     }
 
     /// A well-formed header for a table this size, for this orders file, written this boot
@@ -117,24 +126,33 @@ extension ReferenceIndex {
       return true
     }
 
-    /// Says the table covers the orders file up to `end`. Where boots can't be told apart, the
-    /// slots are synced before the header says so.
+    /// Says the table covers the orders file up to `end`, whose first and last lines hash to
+    /// `lines`. Where boots can't be told apart, the slots are synced before the header says
+    /// so.
     func finish(
-      end: Int, lastStart: Int, last: Int, _ orders: ReferenceIndex.Orders, boot: UInt64
+      end: Int, lastStart: Int, last: Int, lines: (first: UInt64, last: UInt64),
+      _ orders: ReferenceIndex.Orders, boot: UInt64
     ) throws(SystemError) {
       if boot == 0, let file = storage.file { try file.sync() }
       store(UInt64(truncatingIfNeeded: end), .indexedEnd)
       store(UInt64(truncatingIfNeeded: lastStart), .indexedLastStart)
       store(UInt64(truncatingIfNeeded: last), .indexedLast)
+      store(lines.first, .firstLine)
+      store(lines.last, .lastLine)
       store(orders.identity.device, .device)
       store(orders.identity.inode, .inode)
       store(boot, .boot)
       store(checksum, .checksum)
     }
 
-    /// An empty table in a new file at `path`, which replaces any file there.
+    /// An empty table in a new file at `path`, which replaces the index there. A file there
+    /// or at `PATH.new` that is no index (an orders file named so) is never removed: the
+    /// caller keeps the table in memory instead.
     static func create(at path: FilePath, capacity: Int) throws(SystemError) -> Table {
       let new = FilePath(path.bytes + Array(".new".utf8))
+      guard try mayReplace(path), try mayReplace(new) else {
+        throw .foreignFile
+      }
       try System.remove(new)
       let file = try Descriptor.openInPlace(new)
       do {
@@ -180,11 +198,35 @@ extension ReferenceIndex {
           (Table.headerBytes + start * Table.slotBytes)..<min(
             storage.bytes.count, Table.headerBytes + (start + chunk) * Table.slotBytes))
       }
-      for field in [Field.indexedEnd, .indexedLast, .indexedLastStart, .device, .inode, .boot] {
+      for field in [
+        Field.indexedEnd, .indexedLast, .indexedLastStart, .device, .inode, .boot, .firstLine,
+        .lastLine,
+      ] {
         bigger.store(load(field), field)
       }
       bigger.store(bigger.checksum, .checksum)
       return bigger
+    }
+
+    /// Whether the file at `path` may be removed or replaced by an index: none is there, or an
+    /// empty one, or an index of any version, or the zeros a creation cut short leaves, in a
+    /// table's size. Anything else is someone else's file.
+    static func mayReplace(_ path: FilePath) throws(SystemError) -> Bool {
+      let file: Descriptor
+      do { file = try Descriptor.open(path, .read) } catch {
+        if error.isMissing { return true }
+        throw error
+      }
+      let status = try file.status()
+      guard status.kind == .regular else { return false }
+      if status.size == 0 { return true }
+      guard status.size > headerBytes, (status.size - headerBytes) % slotBytes == 0 else {
+        return false
+      }
+      var first = [UInt8](repeating: 0, count: 8)
+      guard try file.read(into: &first, 0..<8, at: 0) == 8 else { return false }
+      let value = first.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+      return value == 0 || value & family == magic & family
     }
 
     /// Opens the table at `path`, or nil when there is none of the right size.

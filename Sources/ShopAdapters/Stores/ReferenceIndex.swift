@@ -129,7 +129,13 @@ final class ReferenceIndex {
     for (reference, offset) in references {
       table = try insert(reference.fingerprint, offset, into: table)
     }
-    try table.finish(end: end, lastStart: lastStart, last: last, orders, boot: boot)
+    let lines: (UInt64, UInt64)
+    do { lines = try fingerprints(end: end, lastStart: lastStart, orders) } catch {
+      // The caller drops the index, which catches up on its next use.
+      throw .shortRead
+    }
+    try table.finish(
+      end: end, lastStart: lastStart, last: last, lines: lines, orders, boot: boot)
   }
 
   /// Forgets the table, so the next use opens (or rebuilds) it again.
@@ -163,7 +169,7 @@ final class ReferenceIndex {
       if slotHash == hash {
         // The line must hold a ref of this hash: another ref is a slot that lies, not a
         // collision.
-        guard offset < orders.end, let line = try orderLine(at: offset, orders),
+        guard let line = try orderLine(at: offset, orders),
           let held = line.order.reference, held.fingerprint == hash
         else { throw .untrusted }
         if held == reference { return line.order }
@@ -178,6 +184,8 @@ final class ReferenceIndex {
   private func orderLine(at offset: Int, _ orders: Orders) throws(Failure)
     -> (order: Order, end: Int)?
   {
+    // An offset from a damaged slot or header may be anything, negative too.
+    guard offset >= 0, offset < orders.end else { return nil }
     let start = max(0, offset - 1)
     var length = min(4096, orders.end - start)
     while true {
@@ -202,18 +210,39 @@ final class ReferenceIndex {
   // MARK: - Keeping it complete
 
   /// Whether the index stopped at a line of this file: where it says its last line starts,
-  /// there is that order, ending where it says.
+  /// there is that order, ending where it says, and that line and the file's first are the
+  /// bytes it saw (another file may take the same inode after `rm`, with lines as long).
   private func covers(_ table: Table, _ orders: Orders) throws(FileError) -> Bool {
     let end = table.indexedEnd
     guard end <= orders.end else { return false }
     if end == 0 { return table.indexedLast == 0 }
     do throws(Failure) {
-      guard let line = try orderLine(at: table.indexedLastStart, orders) else { return false }
-      return line.end == end && line.order.number == table.indexedLast
+      guard let line = try orderLine(at: table.indexedLastStart, orders),
+        line.end == end, line.order.number == table.indexedLast
+      else { return false }
     } catch {
       guard case .untrusted = error else { throw error.fileError }
       return false
     }
+    let lines = try fingerprints(end: end, lastStart: table.indexedLastStart, orders)
+    return lines.first == table.firstLine && lines.last == table.lastLine
+  }
+
+  /// Hashes of the first line of the orders file and of the line from `lastStart` to `end`
+  /// (both without their newline): 0 and 0 for an empty file.
+  private func fingerprints(end: Int, lastStart: Int, _ orders: Orders) throws(FileError)
+    -> (first: UInt64, last: UInt64)
+  {
+    guard end > 0 else { return (0, 0) }
+    func hash(_ start: Int, _ stop: Int) throws(FileError) -> UInt64 {
+      var bytes = [UInt8](repeating: 0, count: stop - start)
+      try orders.file.read(into: &bytes, at: start)
+      return Reference.fingerprint(bytes)
+    }
+    let firstEnd =
+      lastStart == 0
+      ? end - 1 : try orders.file.newline(after: -1, before: lastStart) ?? lastStart - 1
+    return (try hash(0, firstEnd), try hash(lastStart, end - 1))
   }
 
   /// Adds the references of the lines after where the index stopped. `checking`: their
@@ -260,9 +289,11 @@ final class ReferenceIndex {
       return true
     }
     if broken { return false }
+    let lines = try fingerprints(end: orders.end, lastStart: lastStart, orders)
     do {
       try table.finish(
-        end: orders.end, lastStart: lastStart, last: previous ?? 0, orders, boot: boot)
+        end: orders.end, lastStart: lastStart, last: previous ?? 0, lines: lines, orders,
+        boot: boot)
     } catch {
       self.table = table.identity == nil ? table : nil
     }

@@ -40,6 +40,8 @@ public struct SystemError: Error, Equatable, Sendable {
   static let notAFolder = SystemError("mkdir", code: ENOTDIR)
   static let shortRead = SystemError("read", code: EIO)
   static let noProgress = SystemError("write", code: EIO)
+  /// A file `shop` did not make is where it would replace one of its own.
+  static let foreignFile = SystemError("rename", code: EEXIST)
   /// What writing to a standard descriptor that was closed when `shop` started would give.
   public static let closedDescriptor = SystemError("write", code: EBADF)
 }
