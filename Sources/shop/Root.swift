@@ -12,19 +12,24 @@ func runShop(
   libpq: String = PostgresOrders.standardLibrary
 ) -> ExitStatus {
   let errors = DescriptorOutput(descriptor: streams.errors, name: "standard error")
-  // Until the command line is read, the store is the one the environment alone names.
-  var store = chooseStore(flag: nil, memory: false, environment).value
-  // Any file the command line gives to `--orders`, read or not (`--help` reads no store).
+  // The stores shop must never print into: the one the environment alone names (the store of
+  // every command without `--orders`, even when this one uses another or `--memory`), any
+  // file the command line gives to `--orders`, read or not (`--help` reads no store), and
+  // the store chosen, once the command line is read.
   let named = CommandLineDescription.shop.values(of: .orders, in: arguments).map(FilePath.init)
+  var stores = [chooseStore(flag: nil, memory: false, environment).value.path].compactMap { $0 }
+  stores += named
   var status: ExitStatus
   do {
     let invocation = try Invocation(parsing: arguments)
-    if let (flag, memory) = invocation.storeOptions {
-      store = chooseStore(flag: flag, memory: memory, environment).value
+    if let (flag, memory) = invocation.storeOptions,
+      let path = chooseStore(flag: flag, memory: memory, environment).value.path
+    {
+      stores.append(path)
     }
     // Nothing shop prints may land among the orders: not a report, and not a listing, a help
     // or an explanation either (`shop orders --explain >> orders.jsonl`).
-    for path in [store.path].compactMap({ $0 }) + named {
+    for path in stores {
       if let stream = streams.stream(writingTo: path) {
         throw FileError.sharedWithStream(path, stream: stream)
       }
@@ -33,10 +38,8 @@ func runShop(
       .run(invocation)
   } catch let error as ShopError {
     status = error.status
-    // An error printed into the orders file (`2>> orders.jsonl`) would corrupt it: the store
-    // chosen, or for a command line that could not be read, any file it names as the store.
-    let intoTheStore = ([store.path].compactMap { $0 } + named).contains(
-      where: streams.errorsWriteTo)
+    // An error printed into an orders file (`2>> orders.jsonl`) would corrupt it.
+    let intoTheStore = stores.contains(where: streams.errorsWriteTo)
     // A library's or a server's words may hold a control character, as may a URI's parts.
     if !error.message.isEmpty, !intoTheStore {
       errors.write("Error: \(TerminalText.lines(error.message))\n")

@@ -260,6 +260,45 @@ struct RootTests {
     #expect(try Data(contentsOf: URL(fileURLWithPath: orders)) == before)
   }
 
+  /// The store the environment names (the variable, XDG_DATA_HOME's or HOME's default) is
+  /// the store of every command without `--orders`: a command that uses `--memory` or
+  /// another file prints into it no more than one that uses it.
+  @Test(arguments: ["standard output", "standard error"])
+  func theEnvironmentsStoreIsNeverPrintedIntoByACommandUsingAnother(stream: String) throws {
+    let harness = try RootHarness()
+    let other = harness.folder.file("other.jsonl")
+    let xdg = harness.folder.path + "/xdg"
+    let places: [(String, [String: String])] = [
+      (harness.folder.file("named.jsonl"), ["SHOP_ORDERS": harness.folder.file("named.jsonl")]),
+      (xdg + "/shop/orders.jsonl", ["XDG_DATA_HOME": xdg]),
+      (harness.home + "/.local/share/shop/orders.jsonl", [:]),
+    ]
+    let commands = [
+      ["place", "--memory", "pen=1"], ["place", "--memory", "chair=1"],
+      ["place", "--memory", "--explain", "pen=1"], ["batch", "--memory"],
+      ["place", "--orders", other, "pen=1"], ["place", "--orders", other, "chair=1"],
+      ["orders", "--orders", other], ["summary", "--orders", other],
+      ["orders", "--orders", other, "--count", "--json"],
+    ]
+    for (store, environment) in places {
+      try harness.run(["place", "lamp=1"], environment: environment)
+      let before = try Data(contentsOf: URL(fileURLWithPath: store))
+      for command in commands {
+        let run = try harness.run(
+          command, input: "pen=1\n", environment: environment,
+          streamsWriteTo: [(stream, store)])
+        // A usage error keeps its own status, and is told unless standard error is the store.
+        let status = command.contains("--count") ? 64 : 73
+        #expect(run.status == status, "\(command) \(environment): \(run)")
+        #expect(run.stdout.isEmpty, "\(command) \(environment): \(run)")
+        if stream == "standard error" { #expect(run.stderr.isEmpty, "\(command): \(run)") }
+        #expect(
+          try Data(contentsOf: URL(fileURLWithPath: store)) == before,
+          "\(command) \(environment)")
+      }
+    }
+  }
+
   @Test func explainSaysAURIThatTheCommandRefusesWithItsStatusAndMessage() throws {
     let harness = try RootHarness()
     for uri in [
