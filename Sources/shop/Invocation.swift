@@ -61,9 +61,14 @@ struct OrdersOptions: Equatable {
     case .reference(let reference): form = "the order with ref \(reference) (from --ref)"
     }
     let range = self.range.isAll ? "" : " placed in the range of --since and --until"
-    let style =
-      json
-      ? "JSON (from --json)" : csv ? "CSV (from --csv)" : "text (default; --json or --csv)"
+    // Only the forms this selection can take: a count is a number, and numbers have no CSV.
+    let others: String
+    switch selection {
+    case .count: others = "a count has no other form"
+    case .numbers: others = "default; --json"
+    default: others = "default; --json or --csv"
+    }
+    let style = json ? "JSON (from --json)" : csv ? "CSV (from --csv)" : "text (\(others))"
     return "\(form)\(range), as \(style), to standard output"
   }
 }

@@ -29,6 +29,10 @@ struct EdgeTests {
     let batch = try shop.run(["batch", "--orders", shop.folder.file(name)], input: "pen=1\n")
     #expect(batch.status == 65)
     #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes")
+    let space = try shop.folder.write("space.jsonl", " ")
+    let one = try shop.run("orders", "--orders", space)
+    #expect(one.status == 65, "\(one)")
+    #expect(one.stderr.contains(":1: the file ends in 1 byte without a newline that is neither"))
   }
 
   @Test func aSymbolicLinkToAFileNotYetMadeIsFollowed() throws {

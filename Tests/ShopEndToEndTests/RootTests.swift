@@ -299,6 +299,34 @@ struct RootTests {
     }
   }
 
+  /// The forms `--explain` offers besides text are ones the command line takes with the same
+  /// selection: each, added to it, runs; and a selection with other forms offers some.
+  @Test func theFormsAnExplanationOffersAreOnesTheCommandTakes() throws {
+    let harness = try RootHarness()
+    try harness.run("place", "--ref", "a", "pen=1")
+    try harness.run("place", "lamp=1")
+    let selections = [
+      [], ["--count"], ["--last", "2"], ["1001"], ["1001", "1002"], ["--ref", "a"],
+      ["--since", "2026-01-01"], ["--count", "--until", "2030-01-01"],
+      ["--last", "1", "--since", "2026-01-01"],
+    ]
+    for selection in selections {
+      let explained = try harness.run(["orders", "--explain"] + selection)
+      let listing = try #require(
+        explained.stdout.split(separator: "\n").first { $0.hasPrefix("listing:") },
+        "\(selection): \(explained)")
+      let text = try #require(listing.range(of: "as text ("), "\(listing)")
+      let offered = listing[text.upperBound...].prefix { $0 != ")" }
+        .split(whereSeparator: { $0 == " " || $0 == ";" || $0 == "," })
+        .filter { $0.hasPrefix("--") }
+      #expect(offered.isEmpty == selection.contains("--count"), "\(selection): \(listing)")
+      for option in offered {
+        let run = try harness.run(["orders"] + selection + [String(option)])
+        #expect(run.status == 0, "\(selection) \(option): \(run)")
+      }
+    }
+  }
+
   @Test func explainSaysAURIThatTheCommandRefusesWithItsStatusAndMessage() throws {
     let harness = try RootHarness()
     for uri in [

@@ -113,9 +113,10 @@ extension FileOrders {
     guard linesEnd < size else {
       return Ends(linesEnd: linesEnd, lastLine: lastLine, tail: .none, size: size, fault: nil)
     }
+    let tail = size - linesEnd == 1 ? "1 byte" : "\(size - linesEnd) bytes"
     let foreign =
-      "the file ends in \(size - linesEnd) bytes without a newline that are neither an order "
-      + "nor the start of one shop writes"
+      "the file ends in \(tail) without a newline that \(size - linesEnd == 1 ? "is" : "are") "
+      + "neither an order nor the start of one shop writes"
     guard let next = Order.number(after: lastLine?.number) else {
       return fault(linesEnd, foreign, linesEnd: linesEnd)
     }
