@@ -22,7 +22,17 @@ public struct FileCatalog: Catalog {
 
   private final class SuggestionIndex {
     let skus: [String]
-    lazy var names = Spelling.Names(skus)
+    /// The trie (``NameTrie``) when its nodes fit in a few MiB, as they do for any catalog a
+    /// person keeps (a node a scalar at most); else the plain search, which keeps less.
+    lazy var nearest: (String) -> String? = {
+      let scalars = skus.reduce(0) { $0 + $1.unicodeScalars.count }
+      if scalars <= NameTrie.largest {
+        let trie = NameTrie(skus)
+        return { trie.nearest(to: $0) }
+      }
+      let names = Spelling.Names(skus)
+      return { names.nearest(to: $0) }
+    }()
 
     init(_ skus: [String]) { self.skus = skus }
   }
@@ -140,7 +150,7 @@ public struct FileCatalog: Catalog {
 
   /// Ties go to the SKU listed first in the file.
   public func suggestion(for sku: String) -> String? {
-    skus.names.nearest(to: sku)
+    skus.nearest(sku)
   }
 
   public var entries: [(sku: String, price: Int)] {
