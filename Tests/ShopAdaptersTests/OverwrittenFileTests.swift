@@ -77,14 +77,8 @@ struct OverwrittenFileTests {
       try handle.close()
     }
     let input = BatchInput(descriptor: source, name: "in", groupLines: 5)
-    let batch =
-      fast
-      ? PlaceBatch(
-        groups: PricedBatch(
-          input: input, catalog: catalog, store: store, clock: clock, report: report))
-      : PlaceBatch(
-        source: input,
-        placeOrder: PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report))
+    let batch = PricedBatchTests.batch(
+      fast: fast, input, catalog: catalog, store: store, clock: clock, report: report)
     guard which < Self.overwrites.count else {
       #expect(try batch.run() == 0, "\(name)")
       let numbers = try folder.read("orders.jsonl").split(separator: "\n").map {

@@ -33,15 +33,9 @@ struct PricedBatchTests {
     let clock = FixedClock(time: time)
     let source = BatchInput(
       descriptor: BufferSource(Array(input.utf8), chunk: 4096), name: "in", groupLines: groupLines)
-    let batch =
-      fast
-      ? PlaceBatch(
-        groups: PricedBatch(
-          input: source, catalog: catalog, store: store, clock: clock, report: report))
-      : PlaceBatch(
-        source: source,
-        placeOrder: PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report))
-    var rejected = try batch.run()
+    var rejected = try Self.batch(
+      fast: fast, source, catalog: catalog, store: store, clock: clock, report: report
+    ).run()
     if let again {
       // The same file placed into again the plain way, by a new store: it finds the refs the
       // first run recorded in the file's index.
@@ -58,6 +52,20 @@ struct PricedBatchTests {
     return Run(
       file: Array(file.utf8), index: Array(index.prefix(48) + index.dropFirst(4096)),
       errors: errors.text, rejected: rejected)
+  }
+
+  /// A quiet batch into a file store, by the fast path or the plain one.
+  static func batch(
+    fast: Bool, _ source: BatchInput, catalog: any Catalog, store: FileOrders,
+    clock: any WallClock, report: QuietReport
+  ) -> PlaceBatch {
+    fast
+      ? PlaceBatch(
+        groups: PricedBatch(
+          input: source, catalog: catalog, store: store, clock: clock, report: report))
+      : PlaceBatch(
+        source: source,
+        placeOrder: PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report))
   }
 
   let catalog = MemoryCatalog(
