@@ -82,6 +82,7 @@ final class LibPQ {
   let resultErrorMessage: @convention(c) (Answer?) -> Text?
   let resultErrorField: @convention(c) (Answer?, Int32) -> Text?
   let cmdStatus: @convention(c) (Answer?) -> Text?
+  let cmdTuples: @convention(c) (Answer?) -> Text?
   let ntuples: @convention(c) (Answer?) -> Int32
   let nfields: @convention(c) (Answer?) -> Int32
   let getisnull: @convention(c) (Answer?, Int32, Int32) -> Int32
@@ -136,6 +137,7 @@ final class LibPQ {
     resultErrorMessage = try find("PQresultErrorMessage")
     resultErrorField = try find("PQresultErrorField")
     cmdStatus = try find("PQcmdStatus")
+    cmdTuples = try find("PQcmdTuples")
     ntuples = try find("PQntuples")
     nfields = try find("PQnfields")
     getisnull = try find("PQgetisnull")

@@ -92,15 +92,15 @@ extension PostgresConnection {
     }
   }
 
-  /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, with `rows` as its data, then COMMIT,
-  /// in one query string: COMMIT runs only when the server has taken every row.
-  func copyThenCommit(_ sql: String, _ rows: consuming PostgresCopyRows, needs: String?)
-    -> CommitOutcome
-  {
+  /// Runs `sql`, a `COPY … FROM STDIN (FORMAT binary)`, with `rows` (`count` of them) as its
+  /// data, then COMMIT in a trip of its own: only when the server says it copied every row,
+  /// since a row it skipped would be an order reported and never kept. A short count is
+  /// refused (65) with COMMIT unsent, so the caller's ROLLBACK leaves nothing saved.
+  func copyThenCommit(
+    _ sql: String, _ rows: consuming PostgresCopyRows, count: Int, needs: String?
+  ) -> CommitOutcome {
     guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
-    guard pq.sendQuery(connection, sql + "; COMMIT") == 1 else {
-      return .refused(failure(nil), [])
-    }
+    guard pq.sendQuery(connection, sql) == 1 else { return .refused(failure(nil), []) }
     let until = deadline()
     guard let started = nextResult(until: until) else {
       return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
@@ -122,38 +122,55 @@ extension PostgresConnection {
           Int32(clamping: bytes.count))
       }
     } while put == 0 && System.monotonicMilliseconds() < until && flush(until: until)
-    // Before the end of the data is sent, the server can only abort the COPY.
-    guard put == 1, flush(until: until) else {
+    var ended: Int32 = 0
+    if put == 1 && flush(until: until) {
+      repeat {
+        ended = pq.putCopyEnd(connection, nil)
+      } while ended == 0 && System.monotonicMilliseconds() < until && flush(until: until)
+    }
+    // COMMIT is not sent yet: whatever fails here, nothing was saved.
+    guard ended == 1, let copied = nextResult(until: until) else {
       return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
     }
-    var ended: Int32 = 0
-    repeat {
-      ended = pq.putCopyEnd(connection, nil)
-    } while ended == 0 && System.monotonicMilliseconds() < until && flush(until: until)
-    guard ended == 1 else { return .unknown([], why: lostReason) }
-    var answers: [PostgresResult] = []
-    for isCommit in [false, true] {
-      guard let result = nextResult(until: until) else {
-        return .unknown(answers, why: lostReason)
-      }
-      let answer = PostgresResult(result, pq)
-      switch pq.status(of: result) {
-      case .commandOK:
-        if isCommit && answer.command != "COMMIT" {
-          return .refused(.unavailable(place, "the server rolled the orders back"), answers)
-        }
-        answers.append(answer)
-      default:
-        let fromServer = pq.resultErrorField(result, PostgresConnection.sqlStateField) != nil
-        if isLost && (isCommit || !fromServer) || isCommit && endsSession(result) {
-          return .unknown(answers, why: lostReason)
-        }
-        let error = failure(result, needs: isCommit ? nil : needs)
-        drain(until: until)
-        return .refused(error, answers)
-      }
+    let copy = PostgresResult(copied, pq)
+    guard pq.status(of: copied) == .commandOK else {
+      let error = failure(copied, needs: needs)
+      drain(until: until)
+      return .refused(error, [])
     }
     drain(until: until)
-    return .committed(answers)
+    guard copy.affectedRows == count else {
+      let kept = copy.affectedRows.map(String.init) ?? "none"
+      return .refused(
+        .badData(
+          place,
+          "the server kept \(kept) of the \(count) orders it was sent: the table's triggers "
+            + "or rules are not shop's; nothing was saved"), [copy])
+    }
+    return commit(until: deadline(), after: [copy])
+  }
+
+  /// Sends COMMIT alone and reads its answer: once it is sent, no answer is an unknown outcome.
+  private func commit(until deadline: Int64, after answers: [PostgresResult]) -> CommitOutcome {
+    guard !isLost else { return .refused(.unavailable(place, lostReason), answers) }
+    guard pq.sendQuery(connection, "COMMIT") == 1 else {
+      return .refused(failure(nil), answers)
+    }
+    guard let result = nextResult(until: deadline) else {
+      return .unknown(answers, why: lostReason)
+    }
+    let answer = PostgresResult(result, pq)
+    guard pq.status(of: result) == .commandOK else {
+      if isLost || endsSession(result) { return .unknown(answers, why: lostReason) }
+      let error = failure(result)
+      drain(until: deadline)
+      return .refused(error, answers)
+    }
+    drain(until: deadline)
+    // COMMIT of a transaction the server already aborted answers ROLLBACK.
+    guard answer.command == "COMMIT" else {
+      return .refused(.unavailable(place, "the server rolled the orders back"), answers)
+    }
+    return .committed(answers + [answer])
   }
 }

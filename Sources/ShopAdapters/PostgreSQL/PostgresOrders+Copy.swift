@@ -2,7 +2,7 @@ import ShopCore
 
 extension PostgresOrders {
   /// The lock is taken before the numbering is read (``lockAndReadNumbering(on:)``). Then
-  /// the rows go by COPY, and COMMIT follows them in the same query string.
+  /// the rows go by COPY, and COMMIT follows once the server says it copied every one.
   func copy(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
     var rows = PostgresCopyRows(capacity: 120 * drafts.count)
     let orders: [Order]
@@ -30,7 +30,7 @@ extension PostgresOrders {
     }
     let sql =
       "COPY \(Self.table) (number, placed_at, items, total, payable) FROM STDIN (FORMAT binary)"
-    switch connection.copyThenCommit(sql, rows, needs: Needs.copy) {
+    switch connection.copyThenCommit(sql, rows, count: orders.count, needs: Needs.copy) {
     case .committed:
       return orders
     case .refused(let error, _):
@@ -45,7 +45,7 @@ extension PostgresOrders {
 
   /// Under the same lock as the numbering: reads the last number and the orders that hold
   /// the group's refs, lets the core's rule decide, then sends only the new orders by COPY,
-  /// COMMIT in the same query string. The unique `ref` column refuses a second order for a
+  /// then COMMIT once the server says it copied every one. The unique `ref` column refuses a second order for a
   /// ref even from a writer that did not take the lock.
   func placeReferenced(_ drafts: [Draft], on connection: PostgresConnection) throws
     -> [Placement]
@@ -101,7 +101,7 @@ extension PostgresOrders {
     let sql =
       "COPY \(Self.table) (number, placed_at, items, total, payable, ref) FROM STDIN "
       + "(FORMAT binary)"
-    switch connection.copyThenCommit(sql, rows, needs: Needs.copy) {
+    switch connection.copyThenCommit(sql, rows, count: plan.new.count, needs: Needs.copy) {
     case .committed:
       if let last = plan.new.last { lastSaved = last.number }
       return plan.placements

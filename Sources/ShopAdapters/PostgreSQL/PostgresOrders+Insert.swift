@@ -5,7 +5,8 @@ extension PostgresOrders {
   /// continued and how many rows it inserted. The INSERT is a statement after the LOCK, and
   /// under READ COMMITTED each statement takes a new snapshot, so it sees every order
   /// committed before the lock was granted; nobody else can insert until COMMIT. It inserts
-  /// nothing when the numbering (or, before the table was checked, the table) is not
+  /// nothing when the numbering, the table's triggers and rules (every group: the lock keeps
+  /// them as they are until COMMIT) or, before the table was checked, its columns are not
   /// `shop`'s, so nothing is written before `shop` has read why.
   private static func insertNumbered(checkingSchema: Bool) -> String {
     """
@@ -15,7 +16,7 @@ extension PostgresOrders {
       SELECT coalesce(last.number, \(Order.firstNumber - 1)) + u.o, to_timestamp(u.t), u.i, u.s, u.p
       FROM last, unnest($1::int8[], $2::jsonb[], $3::int8[], $4::int8[])
         WITH ORDINALITY AS u(t, i, s, p, o)
-      WHERE \(Numbering.fitsSQL)\(checkingSchema ? " AND " + schemaFits : "")
+      WHERE \(Numbering.fitsSQL) AND \(checkingSchema ? schemaFits : tableFits)
       RETURNING 1
     )
     SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved) FROM last
@@ -47,7 +48,7 @@ extension PostgresOrders {
         return try Order.numbered(drafts, after: numbering.last)
       }
       // Nothing was inserted: the server found the table or its numbering is not shop's.
-      if checking { try checkSchema(on: connection) }
+      try checkSchema(on: connection)
       try numbering.check(place)
       throw PostgresError.badData(
         place,
@@ -77,9 +78,10 @@ extension PostgresOrders {
     }
   }
 
-  /// Begins a transaction, checks the table the first time, takes the lock and reads the
-  /// numbering, checked: the read is its own statement after the lock, so it sees every
-  /// order committed before the lock was granted.
+  /// Begins a transaction, checks the table the first time, takes the lock, checks the
+  /// table's triggers and rules (every group) and reads the numbering, checked: the read is
+  /// its own statement after the lock, so it sees every order committed before the lock
+  /// was granted.
   func lockAndReadNumbering(on connection: PostgresConnection) throws -> Numbering {
     let place = connection.place
     let checking = !schemaChecked
@@ -87,6 +89,7 @@ extension PostgresOrders {
     if checking { statements.append(.init(sql: Self.schemaQuery)) }
     statements += [
       .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
+      .init(sql: Self.tableQuery),
       .init(sql: "SELECT \(Numbering.columns)", needs: Needs.select),
     ]
     let answers = try connection.run(statements)
@@ -96,9 +99,10 @@ extension PostgresOrders {
       }
       if answers[1].rows > 0 { schemaChecked = true }
     }
-    guard let last = answers.last else {
+    guard answers.count >= 3, let last = answers.last else {
       throw PostgresError.badData(place, "the last order number is not a number")
     }
+    try Self.checkTable(answers[answers.count - 2], place: place)
     let numbering = try Numbering(last, from: 0, place: place)
     try numbering.check(place)
     return numbering

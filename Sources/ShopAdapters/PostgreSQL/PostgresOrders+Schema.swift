@@ -21,14 +21,45 @@ extension PostgresOrders {
     Column(name: "payable", type: "bigint"),
   ]
 
+  /// How `ref` must be when it is there: a table made before refs gets it on first use.
+  static let referenceDeclaration =
+    "text UNIQUE (nullable, unique on its own, compared byte "
+    + "for byte: a deterministic collation)"
+
   // MARK: - What a table must be
 
+  private static let relation = "to_regclass('\(table)')"
+
+  /// The table's kind, its BEFORE INSERT row triggers and its INSERT rules: what can make the
+  /// server keep other rows than `shop` sends (a trigger that skips or changes a row, a rule
+  /// that does something instead, a partition's trigger), or none; AFTER triggers see the
+  /// rows as kept and may stay. Each is one value, NULL for none.
+  private static let kindSQL = "(SELECT c.relkind::text FROM pg_class c WHERE c.oid = \(relation))"
+  private static let triggersSQL = """
+    (SELECT string_agg(t.tgname::text, ', ' ORDER BY t.tgname) FROM pg_trigger t \
+    WHERE t.tgrelid = \(relation) AND NOT t.tgisinternal AND t.tgtype::int & 7 = 7)
+    """
+  private static let rulesSQL = """
+    (SELECT string_agg(r.rulename::text, ', ' ORDER BY r.rulename) FROM pg_rewrite r \
+    WHERE r.ev_class = \(relation) AND r.ev_type = '3')
+    """
+
+  /// The table-wide facts alone, one row: asked in every writing transaction after its lock,
+  /// which keeps a trigger or rule from being added before COMMIT.
+  static let tableQuery = "SELECT \(kindSQL), \(triggersSQL), \(rulesSQL)"
+
+  /// ``tableQuery``'s test in SQL, for the INSERT that numbers a group.
+  static let tableFits = "\(kindSQL) = 'r' AND \(triggersSQL) IS NULL AND \(rulesSQL) IS NULL"
+
   /// One row per column of the table: name, type, NOT NULL, whether it alone is the
-  /// primary key. No row when there is no table.
+  /// primary key, whether a unique index of a deterministic collation has it alone as its
+  /// key (NULLs distinct, no predicate), whether its collation is deterministic (NULL for
+  /// none); then ``tableQuery``'s three, the same in every row. No row when there is no table.
   static let schemaQuery = """
-    SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, \(primaryKeyTest)
+    SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, \(primaryKeyTest),
+      \(uniqueAloneTest), \(deterministicTest), \(kindSQL), \(triggersSQL), \(rulesSQL)
     FROM pg_attribute a
-    WHERE a.attrelid = to_regclass('\(table)') AND a.attnum > 0 AND NOT a.attisdropped
+    WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped
     ORDER BY a.attnum
     """
 
@@ -37,15 +68,33 @@ extension PostgresOrders {
     WHERE i.indrelid = a.attrelid AND i.indisprimary), false)
     """
 
+  // indnullsnotdistinct came in PostgreSQL 15: read through to_jsonb, absent is false.
+  private static let uniqueAloneTest = """
+    EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisunique \
+    AND i.indisvalid AND i.indkey::text = a.attnum::text AND i.indpred IS NULL \
+    AND i.indexprs IS NULL AND NOT coalesce((to_jsonb(i)->>'indnullsnotdistinct')::bool, false) \
+    AND coalesce((SELECT c.collisdeterministic FROM pg_collation c \
+    WHERE c.oid = i.indcollation[0]), true))
+    """
+
+  private static let deterministicTest = """
+    (SELECT c.collisdeterministic FROM pg_collation c WHERE c.oid = a.attcollation)
+    """
+
   /// The same test in SQL, so a one-round-trip INSERT writes nothing into a foreign table
   /// before `shop` has read the answer of ``schemaQuery``.
   static let schemaFits: String = {
     let rows = schema.map { "('\($0.name)', '\($0.type)', true, \($0.primaryKey))" }
     return """
       (SELECT count(*) FROM pg_attribute a
-      WHERE a.attrelid = to_regclass('\(table)') AND a.attnum > 0 AND NOT a.attisdropped
+      WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped
         AND (a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull,
           \(primaryKeyTest)) IN (VALUES \(rows.joined(separator: ", ")))) = \(schema.count)
+      AND NOT EXISTS (SELECT 1 FROM pg_attribute a
+      WHERE a.attrelid = \(relation) AND a.attname = 'ref' AND NOT a.attisdropped
+        AND NOT (format_type(a.atttypid, a.atttypmod) = 'text' AND NOT a.attnotnull
+          AND \(uniqueAloneTest) AND coalesce(\(deterministicTest), false)))
+      AND \(tableFits)
       """
   }()
 
@@ -54,11 +103,14 @@ extension PostgresOrders {
   static func schemaProblem(_ result: PostgresResult) -> String? {
     guard result.rows > 0 else { return nil }
     var found: [String: (type: String, notNull: Bool, primaryKey: Bool)] = [:]
+    var problems: [String] = []
     for row in 0..<result.rows {
       guard let name = result.text(row, 0), let type = result.text(row, 1) else { continue }
       found[name] = (type, result.text(row, 2) == "t", result.text(row, 3) == "t")
+      if name == "ref", let problem = referenceProblem(result, row, type: type) {
+        problems.append(problem)
+      }
     }
-    var problems: [String] = []
     for column in schema {
       guard let have = found[column.name] else {
         problems.append("no column \(column.name) (\(column.declaration))")
@@ -76,9 +128,45 @@ extension PostgresOrders {
             + column.declaration)
       }
     }
+    problems += tableProblems(result, 0, from: 6)
     guard !problems.isEmpty else { return nil }
     return "table \(table) is not the one shop makes: " + problems.joined(separator: "; ")
       + "; nothing was written"
+  }
+
+  /// What is wrong with the `ref` column described in `row`, or nil.
+  private static func referenceProblem(_ result: PostgresResult, _ row: Int, type: String)
+    -> String?
+  {
+    var wrong: [String] = []
+    if type != "text" { wrong.append("of type \(type)") }
+    if result.text(row, 2) == "t" { wrong.append("NOT NULL") }
+    if result.text(row, 4) != "t" { wrong.append("not unique on its own") }
+    if type == "text" && result.text(row, 5) != "t" {
+      wrong.append("of a nondeterministic collation")
+    }
+    guard !wrong.isEmpty else { return nil }
+    return "column ref is \(wrong.joined(separator: ", ")) where shop expects "
+      + referenceDeclaration
+  }
+
+  /// The table-wide problems in `row` of a result whose columns from `column` on are
+  /// ``tableQuery``'s.
+  static func tableProblems(_ result: PostgresResult, _ row: Int, from column: Int) -> [String] {
+    var problems: [String] = []
+    if let kind = result.text(row, column), kind != "r" {
+      let kinds = ["p": "a partitioned table", "v": "a view", "m": "a materialized view"]
+      problems.append("it is \(kinds[kind] ?? "a relation of kind '\(kind)'"), not a plain table")
+    }
+    if let triggers = result.text(row, column + 1) {
+      problems.append(
+        "it has BEFORE INSERT row triggers (\(triggers)), which can change or skip the rows "
+          + "shop inserts")
+    }
+    if let rules = result.text(row, column + 2) {
+      problems.append("it has INSERT rules (\(rules)), which can change what an INSERT does")
+    }
+    return problems
   }
 
   /// Asks the catalog whether the table is `shop`'s: 65 naming the columns when not.
@@ -88,5 +176,15 @@ extension PostgresOrders {
       throw PostgresError.badData(connection.place, problem)
     }
     if description.rows > 0 { schemaChecked = true }
+  }
+
+  /// Checks ``tableQuery``'s answer: 65 naming what the table has that `shop`'s does not.
+  static func checkTable(_ result: PostgresResult, place: PostgresPlace) throws {
+    let problems = tableProblems(result, 0, from: 0)
+    guard !problems.isEmpty else { return }
+    throw PostgresError.badData(
+      place,
+      "table \(table) is not the one shop makes: " + problems.joined(separator: "; ")
+        + "; nothing was written")
   }
 }

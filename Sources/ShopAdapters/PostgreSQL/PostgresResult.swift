@@ -19,6 +19,9 @@ final class PostgresResult {
   /// The command tag, such as `COMMIT`, or `ROLLBACK` for a COMMIT of a failed transaction.
   var command: String { LibPQ.text(pq.cmdStatus(result)) }
 
+  /// The rows the command says it inserted or copied, or nil when it says none.
+  var affectedRows: Int? { Int(LibPQ.text(pq.cmdTuples(result))) }
+
   /// The field's text (valid while this result lives), or nil for NULL.
   func bytes(_ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8>? {
     let (row, column) = (Int32(truncatingIfNeeded: row), Int32(truncatingIfNeeded: column))

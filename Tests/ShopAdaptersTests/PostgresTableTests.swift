@@ -1,0 +1,193 @@
+import Foundation
+import ShopCore
+import ShopTestSupport
+import Testing
+
+@testable import ShopAdapters
+
+/// What the table check covers besides the five columns: what can make the server keep other
+/// rows than `shop` sends (triggers, rules, partitions), and the `ref` column.
+@Suite(
+  .serialized,
+  .enabled(if: PostgresServer.wanted, "PostgreSQL tests run with SHOP_TEST_POSTGRESQL=1"))
+struct PostgresTableTests {
+  let time = Timestamp(secondsSince1970: 1_796_018_803)
+
+  func draft(_ quantity: Int = 1, ref: String? = nil) throws -> Draft {
+    try #require(
+      Draft(
+        lines: [OrderLine(sku: "pen", quantity: quantity, price: 30)], placedAt: time,
+        reference: ref.flatMap(Reference.init)))
+  }
+
+  func rows(_ server: PostgresServer, _ name: String) throws -> String {
+    try server.sql("SELECT count(*) FROM shop_orders", database: name)
+  }
+
+  /// Every writing path (one order, a small group, one by COPY, one with refs) and, with
+  /// `readers`, every reader refuse with 65 saying `words`, and nothing is written.
+  func expectEveryCommandRefuses(
+    _ uri: String, saying words: String, store: PostgresOrders? = nil, readers: Bool = true
+  ) throws {
+    let big = try (0..<70).map { try draft($0 % 3 + 1) }
+    var commands: [(String, (PostgresOrders) throws -> Void)] = [
+      ("one", { _ = try $0.save([draft()]) }),
+      ("five", { _ = try $0.save((1...5).map { try draft($0) }) }),
+      ("copy", { _ = try $0.save(big) }), ("ref", { _ = try $0.place([draft(ref: "r-1")]) }),
+    ]
+    if readers {
+      commands += [
+        ("all", { try $0.readAll { _ in } }), ("count", { _ = try $0.count() }),
+        ("last", { try $0.last(3) { _ in } }),
+        ("number", { _ = try $0.order(numbered: 1001) { _ in } }),
+        ("range", { try $0.orders(in: .all, last: nil) { _ in } }),
+      ]
+    }
+    for (what, body) in commands {
+      let error = #expect(throws: PostgresError.self, "\(what)") {
+        try body(store ?? PostgresOrders(uri: uri))
+      }
+      #expect(error?.status == .dataError, "\(what): \(String(describing: error))")
+      #expect(error?.message.contains(words) == true, "\(what): \(String(describing: error))")
+    }
+  }
+
+  static let skipEven = """
+    CREATE FUNCTION skip_even() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.number % 2 = 0 THEN RETURN NULL; END IF; RETURN NEW; END $$;
+    """
+
+  /// Ways a table can keep other rows than the ones sent, each added to shop's own table.
+  static let rowChangers: [(sql: String, says: String)] = [
+    (
+      skipEven + "CREATE TRIGGER a BEFORE INSERT ON shop_orders FOR EACH ROW "
+        + "EXECUTE FUNCTION skip_even()", "BEFORE INSERT row triggers (a)"
+    ),
+    (
+      """
+      CREATE FUNCTION raise_total() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN NEW.total := NEW.total + 1; RETURN NEW; END $$;
+      CREATE TRIGGER b BEFORE INSERT OR UPDATE ON shop_orders FOR EACH ROW
+        EXECUTE FUNCTION raise_total();
+      CREATE TRIGGER c BEFORE INSERT ON shop_orders FOR EACH ROW WHEN (NEW.total > 100)
+        EXECUTE FUNCTION raise_total();
+      """, "BEFORE INSERT row triggers (b, c)"
+    ),
+    (
+      skipEven + "CREATE TRIGGER d BEFORE INSERT ON shop_orders FOR EACH ROW "
+        + "EXECUTE FUNCTION skip_even(); ALTER TABLE shop_orders DISABLE TRIGGER d",
+      "BEFORE INSERT row triggers (d)"
+    ),
+    (
+      "CREATE RULE nothing AS ON INSERT TO shop_orders DO INSTEAD NOTHING",
+      "INSERT rules (nothing)"
+    ),
+    (
+      "CREATE TABLE copies (number bigint); CREATE RULE also AS ON INSERT TO shop_orders "
+        + "DO ALSO INSERT INTO copies VALUES (NEW.number)", "INSERT rules (also)"
+    ),
+  ]
+
+  @Test(arguments: 0..<rowChangers.count)
+  func aTableThatCanKeepOtherRowsThanShopSendsIsRefusedByEveryCommand(index: Int) throws {
+    let (sql, says) = Self.rowChangers[index]
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let uri = server.tcpURI(name)
+    #expect(try PostgresOrders(uri: uri).count() == 0)  // Creates the table.
+    try server.sql(sql, database: name)
+    try expectEveryCommandRefuses(uri, saying: says)
+    try expectEveryCommandRefuses(uri, saying: "table shop_orders is not the one shop makes")
+    #expect(try rows(server, name) == "0\n")
+  }
+
+  @Test func aPartitionedTableIsRefusedWhateverItsPartitionsDo() throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    try server.sql(
+      """
+      CREATE TABLE shop_orders (number bigint PRIMARY KEY, placed_at timestamptz NOT NULL,
+        items jsonb NOT NULL, total bigint NOT NULL, payable bigint NOT NULL, ref text)
+        PARTITION BY RANGE (number);
+      CREATE TABLE shop_orders_1 PARTITION OF shop_orders FOR VALUES FROM (0) TO (1000000);
+      \(Self.skipEven)
+      CREATE TRIGGER e BEFORE INSERT ON shop_orders_1 FOR EACH ROW EXECUTE FUNCTION skip_even();
+      """, database: name)
+    try expectEveryCommandRefuses(
+      server.tcpURI(name), saying: "it is a partitioned table, not a plain table")
+    #expect(try rows(server, name) == "0\n")
+  }
+
+  /// A trigger added between two groups of one command is seen by the next group, under its
+  /// lock, before it writes: no order is reported that the server did not keep.
+  @Test func aTriggerAddedWhileAStoreIsOpenStopsItsNextGroup() throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let store = PostgresOrders(uri: server.tcpURI(name))
+    #expect(try store.save([draft()]).map(\.number) == [1001])
+    try server.sql(
+      Self.skipEven + "CREATE TRIGGER a BEFORE INSERT ON shop_orders FOR EACH ROW "
+        + "EXECUTE FUNCTION skip_even()", database: name)
+    try expectEveryCommandRefuses(
+      server.tcpURI(name), saying: "BEFORE INSERT row triggers (a)", store: store,
+      readers: false)
+    #expect(try rows(server, name) == "1\n")
+  }
+
+  /// The COPY's own count, apart from the table check: a short one is refused with COMMIT
+  /// unsent, and the rollback keeps nothing.
+  @Test func aCopyTheServerKeptShortOfIsNeverCommitted() throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let uri = server.tcpURI(name)
+    #expect(try PostgresOrders(uri: uri).count() == 0)
+    try server.sql(
+      Self.skipEven + "CREATE TRIGGER a BEFORE INSERT ON shop_orders FOR EACH ROW "
+        + "EXECUTE FUNCTION skip_even()", database: name)
+    let connection = try PostgresConnection(uri: uri, library: PostgresOrders.standardLibrary)
+    try connection.run("BEGIN")
+    var rows = PostgresCopyRows(capacity: 400)
+    for number in [1001, 1002, 1003] {
+      rows.startRow(fields: 5)
+      rows.append(number)
+      let inRange = rows.appendTimestamp(secondsSince1970: time.secondsSince1970)
+      #expect(inRange)
+      rows.appendJSONB(Array(#"[{"sku":"pen","quantity":1,"price":30}]"#.utf8))
+      rows.append(30)
+      rows.append(30)
+    }
+    let outcome = connection.copyThenCommit(
+      "COPY shop_orders (number, placed_at, items, total, payable) FROM STDIN (FORMAT binary)",
+      rows, count: 3, needs: nil)
+    guard case .refused(let error, _) = outcome else {
+      Issue.record("a short COPY was not refused: \(outcome)")
+      return
+    }
+    #expect(error.status == .dataError)
+    #expect(error.message.contains("the server kept 2 of the 3 orders it was sent"), "\(error)")
+    try connection.run("ROLLBACK")
+    #expect(try self.rows(server, name) == "0\n")
+  }
+
+  /// AFTER triggers see the rows as kept (an audit log, a notification): they may stay.
+  @Test func anAfterTriggerIsLeftToDoItsWork() throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let uri = server.tcpURI(name)
+    #expect(try PostgresOrders(uri: uri).count() == 0)
+    try server.sql(
+      """
+      CREATE TABLE audit (number bigint);
+      CREATE FUNCTION audit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO audit VALUES (NEW.number); RETURN NULL; END $$;
+      CREATE TRIGGER f AFTER INSERT ON shop_orders FOR EACH ROW EXECUTE FUNCTION audit();
+      CREATE TRIGGER g BEFORE DELETE ON shop_orders FOR EACH ROW EXECUTE FUNCTION audit();
+      """, database: name)
+    let big = try (0..<70).map { try draft($0 % 3 + 1) }
+    #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [1001])
+    #expect(try PostgresOrders(uri: uri).save(big).last?.number == 1071)
+    #expect(try PostgresOrders(uri: uri).place([draft(ref: "r-1")]).count == 1)
+    #expect(try PostgresOrders(uri: uri).count() == 72)
+    #expect(try server.sql("SELECT count(*) FROM audit", database: name) == "72\n")
+  }
+}
