@@ -190,4 +190,73 @@ struct PostgresTableTests {
     #expect(try PostgresOrders(uri: uri).count() == 72)
     #expect(try server.sql("SELECT count(*) FROM audit", database: name) == "72\n")
   }
+
+  static let fiveColumns =
+    "number bigint PRIMARY KEY, placed_at timestamptz NOT NULL, items jsonb NOT NULL, "
+    + "total bigint NOT NULL, payable bigint NOT NULL, "
+
+  /// `ref` columns that are not as shop makes it (text, nullable, unique on its own, compared
+  /// byte for byte), and what the message must say about each.
+  static let foreignReferences: [(sql: String, says: String)] = [
+    ("ref char(10) UNIQUE", "column ref is of type character(10) where shop expects text UNIQUE"),
+    ("ref integer UNIQUE", "column ref is of type integer where"),
+    ("ref varchar(64) UNIQUE", "column ref is of type character varying(64) where"),
+    ("ref text", "column ref is not unique on its own where"),
+    ("ref text NOT NULL UNIQUE", "column ref is NOT NULL where"),
+    ("ref text, UNIQUE (ref, total)", "column ref is not unique on its own"),
+    ("ref text, UNIQUE (ref) INCLUDE (total)", "column ref is not unique on its own"),
+    ("ref text UNIQUE NULLS NOT DISTINCT", "column ref is not unique on its own"),
+    (
+      "ref text); CREATE UNIQUE INDEX ON shop_orders (ref) WHERE ref <> 'x'; SELECT (1",
+      "column ref is not unique on its own"
+    ),
+    (
+      "ref text); CREATE UNIQUE INDEX ON shop_orders (lower(ref)); SELECT (1",
+      "column ref is not unique on its own"
+    ),
+    (
+      "ref text COLLATE loose UNIQUE",
+      "nondeterministic collation where shop expects text UNIQUE"
+    ),
+    (
+      "ref text UNIQUE); CREATE UNIQUE INDEX ON shop_orders (ref COLLATE loose); "
+        + "ALTER TABLE shop_orders ALTER ref TYPE text COLLATE loose; SELECT (1",
+      "of a nondeterministic collation where shop expects"
+    ),
+  ]
+
+  static let looseCollation =
+    "CREATE COLLATION loose (provider = icu, locale = 'und-u-ks-level2', deterministic = false)"
+
+  @Test(arguments: 0..<foreignReferences.count)
+  func aRefColumnNotAsShopMakesItIsRefusedByEveryCommand(index: Int) throws {
+    let (column, says) = Self.foreignReferences[index]
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    try server.sql(Self.looseCollation, database: name)
+    try server.sql("CREATE TABLE shop_orders (\(Self.fiveColumns)\(column))", database: name)
+    try expectEveryCommandRefuses(server.tcpURI(name), saying: says)
+    #expect(try rows(server, name) == "0\n")
+  }
+
+  /// The ways to make `ref` as shop makes it that are not shop's own words.
+  @Test(arguments: [
+    "ref text UNIQUE", "ref text COLLATE \"C\" UNIQUE", "ref text UNIQUE DEFERRABLE",
+    "ref text); CREATE UNIQUE INDEX ON shop_orders (ref); SELECT (1",
+  ])
+  func aRefColumnAsShopMakesItIsTaken(column: String) throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let uri = server.tcpURI(name)
+    try server.sql("CREATE TABLE shop_orders (\(Self.fiveColumns)\(column))", database: name)
+    #expect(try PostgresOrders(uri: uri).place([draft(ref: "ab")]).count == 1)
+    #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [1002])
+    var found: [Int] = []
+    #expect(
+      try PostgresOrders(uri: uri).order(referenced: #require(Reference("ab"))) {
+        found.append($0.number)
+      })
+    #expect(found == [1001])
+    #expect(try !PostgresOrders(uri: uri).order(referenced: #require(Reference("AB"))) { _ in })
+  }
 }

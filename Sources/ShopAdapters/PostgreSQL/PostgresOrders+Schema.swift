@@ -68,13 +68,14 @@ extension PostgresOrders {
     WHERE i.indrelid = a.attrelid AND i.indisprimary), false)
     """
 
-  // indnullsnotdistinct came in PostgreSQL 15: read through to_jsonb, absent is false.
+  // indnullsnotdistinct came in PostgreSQL 15: read through to_jsonb, absent is false. The
+  // whole row is `u.*`, as a bare `u` could name a column of the INSERT around it.
   private static let uniqueAloneTest = """
-    EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND i.indisunique \
-    AND i.indisvalid AND i.indkey::text = a.attnum::text AND i.indpred IS NULL \
-    AND i.indexprs IS NULL AND NOT coalesce((to_jsonb(i)->>'indnullsnotdistinct')::bool, false) \
+    EXISTS (SELECT 1 FROM pg_index u WHERE u.indrelid = a.attrelid AND u.indisunique \
+    AND u.indisvalid AND u.indkey::text = a.attnum::text AND u.indpred IS NULL \
+    AND u.indexprs IS NULL AND NOT coalesce((to_jsonb(u.*)->>'indnullsnotdistinct')::bool, false) \
     AND coalesce((SELECT c.collisdeterministic FROM pg_collation c \
-    WHERE c.oid = i.indcollation[0]), true))
+    WHERE c.oid = u.indcollation[0]), true))
     """
 
   private static let deterministicTest = """

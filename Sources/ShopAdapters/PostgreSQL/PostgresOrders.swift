@@ -124,8 +124,8 @@ public final class PostgresOrders: Orders, OrderHistory {
 
   /// Under a lock, so two first users don't race on CREATE TABLE.
   private func createTable(on connection: PostgresConnection) throws {
-    // `ref` is nullable, so it is not among the checked columns; a table made before refs
-    // gets it here, the first time a statement finds it missing.
+    // `ref` is nullable, so it is checked apart (``referenceDeclaration``); a table made
+    // before refs gets it here, the first time a statement finds it missing.
     let columns = Self.schema.map { "  \($0.name) \($0.declaration)" } + ["  ref text UNIQUE"]
     try connection.run([
       .init(sql: "BEGIN"), .init(sql: "SELECT pg_advisory_xact_lock(\(Self.schemaLock))"),
