@@ -41,6 +41,9 @@ struct PostgresTableTests {
         ("last", { try $0.last(3) { _ in } }),
         ("number", { _ = try $0.order(numbered: 1001) { _ in } }),
         ("range", { try $0.orders(in: .all, last: nil) { _ in } }),
+        ("by ref", { _ = try $0.order(referenced: #require(Reference("r-1"))) { _ in } }),
+        ("summary", { _ = try $0.summary(of: .all, by: .none) }),
+        ("summary by day", { _ = try $0.summary(of: .all, by: .day) }),
       ]
     }
     for (what, body) in commands {

@@ -78,7 +78,9 @@ extension PostgresOrders {
       \(rows)
       """
     let (connection, result) = try withTable { connection in
-      (connection, try connection.run(sql, Self.bounds(range)))
+      // The numbering is checked by the query itself, over the whole table.
+      try prepareToRead(on: connection, numbering: false)
+      return (connection, try connection.run(sql, Self.bounds(range)))
     }
     return try Self.summary(from: result, grouping, place: connection.place)
   }

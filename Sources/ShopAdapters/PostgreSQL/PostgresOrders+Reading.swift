@@ -5,9 +5,10 @@ extension PostgresOrders {
     referenced reference: Reference, _ visit: (Order) throws -> Void
   ) throws -> Bool {
     let (connection, result) = try withTable { connection in
+      try prepareToRead(on: connection, numbering: true)
       let result = try connection.run(
         "SELECT \(Self.columns) WHERE ref = $1",
-        [PostgresParameter(text: Array(reference.text.utf8))])
+        [PostgresParameter(text: Array(reference.text.utf8))], needs: Needs.select)
       return (connection, result)
     }
     guard result.rows > 0 else { return false }
@@ -22,9 +23,10 @@ extension PostgresOrders {
     "number, CASE WHEN isfinite(placed_at) THEN extract(epoch FROM placed_at)::int8 END, "
     + "items, total, payable, ref FROM \(table)"
 
-  /// Before a read: checks the table is `shop`'s (once), and with `numbering`, the numbers a
-  /// writer would continue, as `place` does, so readers and writers agree. One round trip.
-  private func prepareToRead(on connection: PostgresConnection, numbering: Bool) throws {
+  /// Before every read: checks the table is `shop`'s (once), and with `numbering`, the
+  /// numbers a writer would continue, as `place` does, so readers and writers agree. One
+  /// round trip.
+  func prepareToRead(on connection: PostgresConnection, numbering: Bool) throws {
     var statements: [PostgresConnection.Statement] = []
     if !schemaChecked { statements.append(.init(sql: Self.schemaQuery)) }
     if numbering {
