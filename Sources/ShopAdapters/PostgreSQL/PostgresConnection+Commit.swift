@@ -20,7 +20,7 @@ extension PostgresConnection {
     guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
     guard pq.enterPipelineMode(connection) == 1 else { return .refused(failure(nil), []) }
     defer { if !isLost { _ = pq.exitPipelineMode(connection) } }
-    let all = [Statement(sql: "BEGIN")] + statements + [Statement(sql: "COMMIT")]
+    let all = [Statement(sql: PostgresConnection.begin)] + statements + [Statement(sql: "COMMIT")]
     for (index, statement) in all.enumerated() {
       let sent = PostgresConnection.withParameters(statement.parameters) {
         values, lengths, formats in

@@ -1,6 +1,11 @@
 import ShopCore
 
 extension PostgresConnection {
+  /// How every transaction of `shop`'s starts, whatever `default_transaction_isolation` the
+  /// database, the role or the URI sets: a later isolation level would read the numbering
+  /// in a snapshot taken before the lock, and see a stale last number.
+  static let begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
+
   /// A statement with `$1`… bound to its parameters, and the privilege it needs on what,
   /// for the message when the server refuses it for lack of one (SQLSTATE 42501).
   struct Statement {

@@ -85,7 +85,7 @@ extension PostgresOrders {
   func lockAndReadNumbering(on connection: PostgresConnection) throws -> Numbering {
     let place = connection.place
     let checking = !schemaChecked
-    var statements: [PostgresConnection.Statement] = [.init(sql: "BEGIN")]
+    var statements: [PostgresConnection.Statement] = [.init(sql: PostgresConnection.begin)]
     if checking { statements.append(.init(sql: Self.schemaQuery)) }
     statements += [
       .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),

@@ -128,7 +128,8 @@ public final class PostgresOrders: Orders, OrderHistory {
     // before refs gets it here, the first time a statement finds it missing.
     let columns = Self.schema.map { "  \($0.name) \($0.declaration)" } + ["  ref text UNIQUE"]
     try connection.run([
-      .init(sql: "BEGIN"), .init(sql: "SELECT pg_advisory_xact_lock(\(Self.schemaLock))"),
+      .init(sql: PostgresConnection.begin),
+      .init(sql: "SELECT pg_advisory_xact_lock(\(Self.schemaLock))"),
       .init(
         sql: "CREATE TABLE IF NOT EXISTS \(Self.table) (\n"
           + columns.joined(separator: ",\n") + "\n)", needs: Needs.create),
