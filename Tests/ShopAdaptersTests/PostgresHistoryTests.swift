@@ -170,4 +170,48 @@ struct PostgresHistoryTests {
       #expect(error.message.contains("the sums are too large to compute"))
     }
   }
+
+  /// Times no listing takes, stored by hand, and what every reader that meets one must say.
+  static let badTimes: [(time: String, says: String)] = [
+    ("2026-12-01 23:59:59.6+00", "placed_at has a fraction of a second"),
+    ("2026-11-30 12:00:00.000001+00", "placed_at has a fraction of a second"),
+    ("2026-11-30 12:00:00.5+00", "placed_at has a fraction of a second"),
+    ("infinity", "placed_at is not a finite time"),
+    ("-infinity", "placed_at is not a finite time"),
+    ("0044-03-15 BC", "placed_at is outside the years 0000 to 9999"),
+    ("12345-01-01 00:00:00+00", "placed_at is outside the years 0000 to 9999"),
+  ]
+
+  @Test(arguments: 0..<badTimes.count)
+  func aStoredTimeNoListingTakesIs65ForEveryReaderThatMeetsIt(index: Int) throws {
+    let (time, says) = Self.badTimes[index]
+    let (server, name, store, _) = try store()
+    try server.sql(
+      "UPDATE shop_orders SET placed_at = '\(time)', ref = 'bad' WHERE number = 1045",
+      database: name)
+    let reads: [(String, () throws -> Void)] = [
+      ("all", { try store.readAll { _ in } }), ("last", { try store.last(50) { _ in } }),
+      ("number", { _ = try store.order(numbered: 1045) { _ in } }),
+      ("ref", { _ = try store.order(referenced: #require(Reference("bad"))) { _ in } }),
+      ("range", { try store.orders(in: .all, last: nil) { _ in } }),
+      ("range last", { try store.orders(in: .all, last: 50) { _ in } }),
+      ("summary", { _ = try store.summary(of: .all, by: .none) }),
+      ("summary by day", { _ = try store.summary(of: .all, by: .day) }),
+      ("summary by sku", { _ = try store.summary(of: .all, by: .sku) }),
+    ]
+    for (what, read) in reads {
+      let error = #expect(throws: PostgresError.self, "\(time) \(what)") { try read() }
+      #expect(error?.status == .dataError, "\(time) \(what): \(String(describing: error))")
+      #expect(
+        error?.message.contains("order 1045: \(says)") == true,
+        "\(time) \(what): \(String(describing: error))")
+    }
+    // A range that leaves the row out lists and sums without it.
+    let before = TimeRange(since: nil, until: Timestamp(secondsSince1970: Self.midnight))
+    if time.hasPrefix("2026") {
+      var listed = 0
+      try store.orders(in: before, last: nil) { _ in listed += 1 }
+      #expect(try store.summary(of: before, by: .day).totals.orders == listed)
+    }
+  }
 }

@@ -44,7 +44,8 @@ extension PostgresOrders {
   }
 
   /// One query: the whole table's count and ends (the numbering check), the range's sums,
-  /// and its rows by day or SKU; the rows are few (days, SKUs), so they come in one result.
+  /// the first order in it whose time no listing takes, and its rows by day or SKU; the rows
+  /// are few (days, SKUs), so they come in one result.
   public func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary {
     let rows: String
     switch grouping {
@@ -54,8 +55,8 @@ extension PostgresOrders {
       rows = """
         UNION ALL
         SELECT 1, floor(extract(epoch FROM placed_at) / 86400)::int8::text, NULL, NULL, NULL,
-          count(*), sum(total), sum(payable)
-        FROM kept GROUP BY 2
+          count(*), sum(total), sum(payable), NULL
+        FROM kept WHERE NOT bad GROUP BY 2
         """
     case .sku:
       // Revenue in numeric, so a product or a sum past bigint is told, not an error.
@@ -63,18 +64,19 @@ extension PostgresOrders {
         UNION ALL
         SELECT 1, item->>'sku', NULL, NULL, NULL, sum((item->>'quantity')::numeric),
           sum((item->>'quantity')::numeric * (item->>'price')::numeric),
-          count(DISTINCT number)
-        FROM kept, jsonb_array_elements(kept.items) AS item GROUP BY 2
+          count(DISTINCT number), NULL
+        FROM kept, jsonb_array_elements(kept.items) AS item WHERE NOT bad GROUP BY 2
         """
     }
     let sql = """
-      WITH kept AS (SELECT number, placed_at, items, total, payable FROM \(Self.table)
-        WHERE \(Self.inRange))
+      WITH kept AS (SELECT number, placed_at, items, total, payable, \(Self.badTime) AS bad
+        FROM \(Self.table) WHERE \(Self.inRange))
       SELECT 0, NULL::text, (SELECT count(*) FROM \(Self.table)),
         (SELECT coalesce(min(number), 1001) FROM \(Self.table)),
         (SELECT coalesce(max(number), 1000) FROM \(Self.table)),
         (SELECT count(*) FROM kept), (SELECT coalesce(sum(total), 0) FROM kept),
-        (SELECT coalesce(sum(payable), 0) FROM kept)
+        (SELECT coalesce(sum(payable), 0) FROM kept),
+        (SELECT min(number) FROM kept WHERE bad)
       \(rows)
       """
     let (connection, result) = try withTable { connection in
@@ -82,8 +84,27 @@ extension PostgresOrders {
       try prepareToRead(on: connection, numbering: false)
       return (connection, try connection.run(sql, Self.bounds(range)))
     }
+    // A time no listing takes: the listing's own check of that row says why.
+    if let totals = (0..<result.rows).first(where: { result.integer($0, 0) == 0 }),
+      let number = result.integer(totals, 8)
+    {
+      let row = try connection.run(
+        "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)],
+        needs: Needs.select)
+      _ = try Self.order(in: row, 0, place: connection.place)
+      throw PostgresError.badData(
+        connection.place, "order \(number): placed_at is not a time shop writes")
+    }
     return try Self.summary(from: result, grouping, place: connection.place)
   }
+
+  /// A `placed_at` no listing takes, in SQL: not finite, a fraction of a second, or outside
+  /// the years 0000 to 9999, as ``order(in:_:place:)`` checks it.
+  private static let badTime = """
+    NOT (isfinite(placed_at) AND date_trunc('second', placed_at) = placed_at \
+    AND placed_at >= to_timestamp(\(UTCTime.seconds.lowerBound)) \
+    AND placed_at <= to_timestamp(\(UTCTime.seconds.upperBound)))
+    """
 
   private static func summary(
     from result: PostgresResult, _ grouping: Summary.Grouping, place: PostgresPlace

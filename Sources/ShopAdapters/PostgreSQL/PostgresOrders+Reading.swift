@@ -19,9 +19,11 @@ extension PostgresOrders {
   // MARK: - Reading
 
   // Internal, not private: PostgresOrders+History.swift reads through these.
+  // The seconds are floored, never rounded, and the last column says whether that lost a
+  // fraction, which shop never writes.
   static let columns =
-    "number, CASE WHEN isfinite(placed_at) THEN extract(epoch FROM placed_at)::int8 END, "
-    + "items, total, payable, ref FROM \(table)"
+    "number, CASE WHEN isfinite(placed_at) THEN floor(extract(epoch FROM placed_at))::int8 END, "
+    + "items, total, payable, ref, date_trunc('second', placed_at) = placed_at FROM \(table)"
 
   /// Before every read: checks the table is `shop`'s (once), and with `numbering`, the
   /// numbers a writer would continue, as `place` does, so readers and writers agree. One
@@ -172,9 +174,13 @@ extension PostgresOrders {
       .badData(place, "order \(number): \(reason)")
     }
     do { try Order.checkStored(number: number) } catch { throw bad("the number is below 1001") }
-    guard let seconds = result.integer(row, 1), let total = result.integer(row, 3),
-      let payable = result.integer(row, 4)
-    else { throw bad("placed_at, total or payable is missing") }
+    guard let total = result.integer(row, 3), let payable = result.integer(row, 4) else {
+      throw bad("total or payable is missing")
+    }
+    guard let seconds = result.integer(row, 1) else { throw bad("placed_at is not a finite time") }
+    guard result.text(row, 6) == "t" else {
+      throw bad("placed_at has a fraction of a second, which shop never writes")
+    }
     guard let text = result.bytes(row, 2) else { throw bad("no items") }
     var parser = JSONParser(bytes: text)
     guard case .array(let items) = parser.document(), !items.isEmpty else {
