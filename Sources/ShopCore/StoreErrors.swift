@@ -1,4 +1,5 @@
-/// The last order's number is `Int.max`: no next number exists, so nothing more can be saved.
+/// The orders to save would be numbered past `Int.max`, the last number there is: nothing of
+/// them is saved. `last` is the store's last order, which they were to follow.
 public struct OrdersFull: Error, Equatable, CustomStringConvertible {
   public let last: Int
 
@@ -7,7 +8,10 @@ public struct OrdersFull: Error, Equatable, CustomStringConvertible {
   }
 
   public var description: String {
-    "order number \(last) is the last one this machine can count; nothing was saved"
+    last == Int.max
+      ? "order number \(last) is the last one this machine can count; nothing was saved"
+      : "the last order is \(last), and these orders would be numbered past \(Int.max), the "
+        + "last number this machine can count; nothing was saved"
   }
 }
 

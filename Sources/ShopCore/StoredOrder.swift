@@ -43,14 +43,14 @@ extension Order {
   }
 
   /// The drafts as orders numbered in turn after `last` (nil: no order yet), as they are.
-  /// - Throws: `OrdersFull` with the last number given when the next would not fit in `Int`.
+  /// - Throws: `OrdersFull` with `last` when a number would not fit in `Int`.
   public static func numbered(_ drafts: [Draft], after last: Int?) throws(OrdersFull) -> [Order] {
     var orders: [Order] = []
     orders.reserveCapacity(drafts.count)
     var previous = last
     for draft in drafts {
       guard let number = Order.number(after: previous) else {
-        throw OrdersFull(last: previous ?? 0)
+        throw OrdersFull(last: last ?? 0)
       }
       orders.append(Order(number: number, draft: draft))
       previous = number

@@ -104,6 +104,37 @@ struct PostgresTableTests {
     #expect(try rows(server, name) == "0\n")
   }
 
+  /// A numbering whose next numbers pass the largest `int8`: every way of writing says so
+  /// (the file store's words), whether the group is one order, two or a COPY, and saves
+  /// nothing; a group that still fits is placed.
+  @Test func numbersPastTheLargestIntegerAreFullOnEveryWritingPath() throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let uri = server.tcpURI(name)
+    #expect(try PostgresOrders(uri: uri).count() == 0)  // Creates the table.
+    try server.sql(
+      "INSERT INTO shop_orders (number, placed_at, items, total, payable) SELECT n, now(), "
+        + #"'[{"sku":"pen","quantity":1,"price":30}]', 30, 30 FROM unnest(ARRAY[1001, "#
+        + "\(Int.max - 2), \(Int.max - 1)]::int8[]) AS n",
+      database: name)
+    let big = try (0..<70).map { try draft($0 % 3 + 1) }
+    for (what, drafts) in [("two", [try draft(), try draft()]), ("copy", big)] {
+      #expect(throws: OrdersFull(last: Int.max - 1), "\(what)") {
+        _ = try PostgresOrders(uri: uri).save(drafts)
+      }
+    }
+    #expect(throws: OrdersFull(last: Int.max - 1)) {
+      _ = try PostgresOrders(uri: uri).place([draft(ref: "r-1"), draft(ref: "r-2")])
+    }
+    #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [Int.max])
+    for drafts in [[try draft()], big, [try draft(ref: "r-3")]] {
+      #expect(throws: OrdersFull(last: Int.max)) {
+        _ = try PostgresOrders(uri: uri).place(drafts)
+      }
+    }
+    #expect(try rows(server, name) == "4\n")
+  }
+
   @Test func aPartitionedTableIsRefusedWhateverItsPartitionsDo() throws {
     let server = try PostgresServer.shared.get()
     let name = try server.makeDatabase()

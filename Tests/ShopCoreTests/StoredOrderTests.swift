@@ -73,7 +73,10 @@ struct StoredOrderTests {
     #expect(try Order.numbered(drafts, after: nil).map(\.lines) == drafts.map(\.lines))
     #expect(try Order.numbered([], after: Int.max).isEmpty)
     #expect(try Order.numbered(drafts, after: Int.max - 3).last?.number == Int.max)
-    #expect(throws: OrdersFull(last: Int.max)) { try Order.numbered(drafts, after: Int.max - 2) }
+    // The store's last order, which the drafts were to follow.
+    #expect(throws: OrdersFull(last: Int.max - 2)) {
+      try Order.numbered(drafts, after: Int.max - 2)
+    }
     #expect(throws: OrdersFull(last: Int.max)) { try Order.numbered(drafts, after: Int.max) }
   }
 }

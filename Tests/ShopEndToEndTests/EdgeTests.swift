@@ -15,6 +15,36 @@ struct EdgeTests {
 
   // MARK: - Files shop did not write
 
+  /// Orders that would be numbered past the largest integer: nothing of them is saved, and
+  /// the message is true whether the last order is the largest number or just below it.
+  @Test func ordersPastTheLargestNumberSaveNothingAndSaySo() throws {
+    let shop = try RootHarness()
+    let line = { (number: Int) in
+      #"{"number":\#(number),"items":[{"sku":"pen","quantity":1,"price":30}],"total":30,"#
+        + #""payable":30,"placedAt":"2026-11-30T06:06:43Z"}"# + "\n"
+    }
+    let orders = try shop.folder.write(
+      "orders.jsonl", line(1001) + line(Int.max - 2) + line(Int.max - 1))
+    let before = try shop.folder.read("orders.jsonl")
+    let past =
+      "the last order is \(Int.max - 1), and these orders would be numbered past \(Int.max), "
+      + "the last number this machine can count; nothing was saved"
+    for arguments in [["batch"], ["batch", "-q"]] {
+      let run = try shop.run(arguments + ["--orders", orders], input: "pen=1\npen=2\n")
+      #expect(run.status == 65, "\(arguments): \(run)")
+      #expect(run.stderr.contains(past), "\(arguments): \(run)")
+      #expect(try shop.folder.read("orders.jsonl") == before)
+    }
+    #expect(
+      try shop.run("place", "--orders", orders, "pen=1").stdout == "order \(Int.max) for 30\n")
+    let full = try shop.run("place", "--orders", orders, "pen=1")
+    #expect(full.status == 65, "\(full)")
+    #expect(
+      full.stderr.contains(
+        "order number \(Int.max) is the last one this machine can count; nothing was saved"),
+      "\(full)")
+  }
+
   @Test(arguments: ["notes.txt", "link.jsonl"])
   func aFileWithoutANewlineThatShopDidNotWriteIsRefusedAndKept(name: String) throws {
     let shop = try RootHarness()

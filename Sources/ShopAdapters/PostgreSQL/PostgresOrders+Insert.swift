@@ -7,7 +7,8 @@ extension PostgresOrders {
   /// committed before the lock was granted; nobody else can insert until COMMIT. It inserts
   /// nothing when the numbering, the table's triggers and rules (every group: the lock keeps
   /// them as they are until COMMIT) or, before the table was checked, its columns are not
-  /// `shop`'s, so nothing is written before `shop` has read why.
+  /// `shop`'s, or when the group's numbers would pass the largest `int8`, so nothing is
+  /// written before `shop` has read why.
   private static func insertNumbered(checkingSchema: Bool) -> String {
     """
     WITH last AS (SELECT \(Numbering.columns)),
@@ -17,6 +18,7 @@ extension PostgresOrders {
       FROM last, unnest($1::int8[], $2::jsonb[], $3::int8[], $4::int8[])
         WITH ORDINALITY AS u(t, i, s, p, o)
       WHERE \(Numbering.fitsSQL) AND \(checkingSchema ? schemaFits : tableFits)
+        AND coalesce(last.number, \(Order.firstNumber - 1)) <= \(Int.max) - cardinality($1::int8[])
       RETURNING 1
     )
     SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved) FROM last
@@ -47,9 +49,13 @@ extension PostgresOrders {
         if checking { schemaChecked = true }
         return try Order.numbered(drafts, after: numbering.last)
       }
-      // Nothing was inserted: the server found the table or its numbering is not shop's.
+      // Nothing was inserted: the server found the table or its numbering is not shop's, or
+      // the group's numbers would pass the largest one.
       try checkSchema(on: connection)
       try numbering.check(place)
+      if let last = numbering.last, last.addingReportingOverflow(drafts.count).overflow {
+        throw OrdersFull(last: last)
+      }
       throw PostgresError.badData(
         place,
         "the server inserted \(inserted) of \(drafts.count) orders: the table's "
