@@ -210,8 +210,10 @@ extension ReferenceIndex {
 
     /// Whether the file at `path` may be removed or replaced by an index: none is there, or an
     /// empty one, or an index of any version, or the zeros a creation cut short leaves, in a
-    /// table's size. Anything else is someone else's file.
+    /// table's size. Anything else, a symbolic link too, is someone else's file.
     static func mayReplace(_ path: FilePath) throws(SystemError) -> Bool {
+      // A link, even to nothing, is someone's: replacing it or writing through it is not ours.
+      guard try !System.isLink(path) else { return false }
       let file: Descriptor
       do { file = try Descriptor.open(path, .read) } catch {
         if error.isMissing { return true }

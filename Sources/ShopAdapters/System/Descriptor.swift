@@ -192,11 +192,14 @@ extension Descriptor {
     #endif
   }
 
-  /// Opens `path` to read and write in place (no append), creating it when missing.
+  /// Opens `path` to read and write in place (no append), creating it when missing; never
+  /// through a symbolic link, which would write or create a file elsewhere.
   static func openInPlace(_ path: FilePath) throws(SystemError) -> Descriptor {
     guard !path.bytes.contains(0) else { throw .notAPath }
     let raw = try retrying("open") {
-      path.withCString { systemOpen($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0o644) }
+      path.withCString {
+        systemOpen($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0o644)
+      }
     }
     return Descriptor(raw: raw, owned: true)
   }

@@ -51,6 +51,16 @@ extension System {
     throw SystemError("stat")
   }
 
+  /// Whether `path` itself is a symbolic link, whether or not what it points at exists.
+  static func isLink(_ path: FilePath) throws(SystemError) -> Bool {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    var info = stat()
+    let result = path.withCString { lstat($0, &info) }
+    if result == 0 { return info.st_mode & S_IFMT == S_IFLNK }
+    if errno == ENOENT { return false }
+    throw SystemError("lstat")
+  }
+
   /// Which file `path` names now, following symbolic links; nil when nothing is there.
   public static func identity(of path: FilePath) throws(SystemError) -> FileIdentity? {
     guard !path.bytes.contains(0) else { throw .notAPath }
