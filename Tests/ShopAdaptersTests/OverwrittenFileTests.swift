@@ -98,4 +98,40 @@ struct OverwrittenFileTests {
     #expect(cause.status == .ioError, "\(name)")
     #expect(try folder.read("orders.jsonl") == left, "\(name): nothing more written")
   }
+  /// A batch whose reports so far were all of orders already placed (a rerun): those numbers
+  /// are reported too, so a file emptied in place, or replaced by an empty one, stops it.
+  @Test(arguments: [true, false], ["emptied in place", "replaced by an empty file"])
+  func aRerunThatReportedOnlyOrdersAlreadyPlacedStopsToo(fast: Bool, how: String) throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    let catalog = MemoryCatalog(entries: [(sku: "pen", price: 30)])
+    let time = Timestamp(secondsSince1970: 1_796_018_803)
+    let draft = try #require(
+      Draft(
+        lines: [OrderLine(sku: "pen", quantity: 1, price: 30)], placedAt: time,
+        reference: Reference("a")))
+    _ = try FileOrders(path: FilePath(path)).place([draft, draft])
+    let store = FileOrders(path: FilePath(path))
+    let source = SplitSource("@a pen=1\n", "pen=2\n") {
+      if how == "emptied in place" {
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.truncate(atOffset: 0)
+        try handle.close()
+      } else {
+        try FileManager.default.removeItem(atPath: path)
+        try Data().write(to: URL(fileURLWithPath: path))
+      }
+    }
+    let batch = PricedBatchTests.batch(
+      fast: fast, BatchInput(descriptor: source, name: "in", groupLines: 1), catalog: catalog,
+      store: store, clock: FixedClock(time: time), report: QuietReport(errors: BufferOutput()))
+    let stopped = try #require(throws: BatchStopped.self, "\(how)") { _ = try batch.run() }
+    let cause = try #require(stopped.cause as? FileError, "\(how)")
+    guard case .replaced(_, _, let lastReported) = cause else {
+      Issue.record("\(how): \(cause)")
+      return
+    }
+    #expect(lastReported == 1001, "\(how)")
+    #expect(try folder.read("orders.jsonl") == "", "\(how): nothing written")
+  }
 }

@@ -29,10 +29,10 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   private var pending: [UInt8] = []
   /// Where the last order's line starts in `pending`.
   private var lastLineStart = 0
-  /// The last order this store saved and returned to be reported, and its line as written
-  /// (without the newline): what a file that replaced the held one must hold to be used.
-  private var lastReported: Int?
-  private var lastWritten: [UInt8]?
+  /// The order of the highest number this store returned to be reported, saved now or found
+  /// already placed: what the file it holds, or one that replaced it, must still hold.
+  private var lastReportedOrder: Order?
+  private var lastReported: Int? { lastReportedOrder?.number }
   private var referenceIndex: ReferenceIndex?
   /// The order being visited and its line, while a visitor runs (``StoredOrderLines``).
   var visiting: (number: Int, line: UnsafeBufferPointer<UInt8>)?
@@ -113,9 +113,14 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
         try letGo(of: file)
         continue
       }
-      if let last = appended.lastNumber {
-        lastWritten = Array(pending[lastLineStart..<(pending.count - 1)])
-        lastReported = last
+      for placement in appended.placements where placement.order.number >= lastReported ?? .min {
+        lastReportedOrder = placement.order
+      }
+      // A priced group returns no placements: its last line, as written, is its last order.
+      if appended.placements.isEmpty, appended.lastNumber != nil,
+        let order = try? OrderJSON.order(from: Array(pending[lastLineStart..<(pending.count - 1)]))
+      {
+        lastReportedOrder = order
       }
       appended.recordReferences()
       return appended.placements
@@ -272,11 +277,12 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     return (index, orders)
   }
 
-  /// The locked file must still hold the last order this store reported, as it wrote it.
+  /// The locked file must still hold the last order this store reported (saved, or found
+  /// already placed), the same order under its number.
   /// `cp` or `truncate` over the file keeps its inode, so the path still names it; only its
   /// lines tell that what was reported is gone, and numbering on would repeat or skip.
   private func checkHoldsReported(_ file: LineFile, _ ends: Ends) throws(FileError) {
-    guard let lastReported, let lastWritten else { return }
+    guard let lastReportedOrder, let lastReported else { return }
     var holds = false
     if let last = ends.last?.number, last >= lastReported {
       let snapshot = Snapshot(file: file, ends: ends)
@@ -286,7 +292,8 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
         throw error as? FileError ?? .unreadable(path, .shortRead)
       }
       if start < snapshot.end {
-        holds = try snapshot.line(at: start).0 == lastWritten
+        let line = try snapshot.line(at: start).0
+        holds = (try? OrderJSON.order(from: line)) == lastReportedOrder
       }
     }
     guard holds else {
@@ -301,12 +308,12 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
 
   /// Drops `file`, which the path no longer names. Before this store reported any order, the
   /// file now at the path is simply used; after, only when it provably holds what was
-  /// reported: the line of the last order reported is there, byte for byte, under its number
-  /// (as after `sed -i`, `perl -i` or an editor's save). Else nothing more may be placed:
+  /// reported: the last order reported is there, the same order under its number (as after
+  /// `sed -i`, `perl -i` or an editor's save). Else nothing more may be placed:
   /// the numbers would start over or skip, and the user must be told.
   private func letGo(of file: LineFile) throws(FileError) {
     writer = nil
-    guard let lastWritten, let lastReported else { return }
+    guard let lastReportedOrder, let lastReported else { return }
     let exists: Bool
     do { exists = try System.identity(of: path) != nil } catch { throw .unreadable(path, error) }
     guard exists else {
@@ -317,7 +324,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     var holds = false
     let now = FileOrders(path: path)
     _ = try? now.order(numbered: lastReported) { order in
-      holds = now.storedLine(of: order).map { $0.elementsEqual(lastWritten) } ?? false
+      holds = order == lastReportedOrder
     }
     guard holds else {
       throw .replaced(
