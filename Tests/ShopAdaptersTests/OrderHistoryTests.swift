@@ -188,6 +188,38 @@ struct OrderHistoryTests {
     #expect(try find(4001, file) == nil, "\(name)")
   }
 
+  /// Order 2000 written again, with other items, right after it or after order 2000 + k: the
+  /// lookups whose line has the stray one beside it are the file's error, never one of two
+  /// orders, the others cost what they always do, reading only the lines around them (a
+  /// repeat further on is for a full listing to find).
+  @Test(arguments: [0, 1, 30])
+  func aRepeatedNumberBesideTheOneFoundIsAnError(after k: Int) throws {
+    let (_, _, folder) = try stores(count: 3000)
+    let path = folder.file("orders.jsonl")
+    var lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(
+      String.init)
+    // Order 1501's items (6 pens) under number 2000, whose own are 1 pen.
+    let repeated = lines[500].replacingOccurrences(
+      of: #""number":1501"#, with: #""number":2000"#)
+    lines.insert(repeated, at: 1000 + k)
+    try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+    let file = FileOrders(path: path)
+    // The order whose next line is the stray one, and, past the first, the one after it.
+    let beside = k == 0 ? [2000] : [2000 + k, 2001 + k]
+    for number in beside {
+      #expect(throws: FileError.self, "\(number), repeated after \(2000 + k)") {
+        _ = try find(number, file)
+      }
+    }
+    for number in [1001, 1999, 2500, 4000] + (k > 0 ? [2000] : [2001]) {
+      let found = try find(number, file)
+      #expect(found?.number == number, "\(number)")
+      if number == 2000 { #expect(found?.lines.first?.quantity == 1, "never the stray one") }
+    }
+    var listed = 0
+    #expect(throws: FileError.self) { try file.readAll { _ in listed += 1 } }
+  }
+
   @Test func aReaderSeesTheFileAsItWasWhenItStartedWhateverWritersDo() throws {
     // The file ends in a torn write that the next writer cuts and replaces while a reader is
     // in the middle of the file: the reader must neither fail nor splice old bytes to new.

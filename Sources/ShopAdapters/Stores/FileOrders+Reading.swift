@@ -148,9 +148,9 @@ extension FileOrders {
 
   /// Finds order `number` by bisecting the file by offset: in a well-formed file numbers rise
   /// with the offset, so a few reads find it in a file of any size. The number found is
-  /// checked, never assumed: where the number sought falls between two lines whose numbers
-  /// do not follow each other (a line taken out), the file is damaged there, and that is
-  /// the answer, not "no order".
+  /// checked, never assumed: the line landed on must follow the one before it, and the order
+  /// found the next line follow it, by one, else the file is damaged there (a line taken out,
+  /// repeated or moved) and that is the answer, not "no order" nor one of two orders.
   public func order(
     numbered number: Int, _ visit: (Order) throws -> Void
   ) throws -> Bool {
@@ -159,12 +159,18 @@ extension FileOrders {
     }
     let start = try firstLine(in: snapshot) { $0.number >= number }
     guard start < snapshot.end else { return false }
-    let (bytes, _) = try snapshot.line(at: start)
+    let (bytes, next) = try snapshot.line(at: start)
     return try bytes.withUnsafeBufferPointer { line in
       let (order, stored) = try parse(line, line: nil, at: start, in: snapshot)
-      guard order.number == number else {
-        try checkFollows(order.number, at: start, in: snapshot)
-        return false
+      try checkFollows(order.number, at: start, in: snapshot)
+      guard order.number == number else { return false }
+      // The order found must be the only one of its number: the next line follows it.
+      if next < snapshot.end {
+        let (after, _) = try snapshot.line(at: next)
+        let following = try after.withUnsafeBufferPointer { line throws(FileError) in
+          try parse(line, line: nil, at: next, in: snapshot).0.number
+        }
+        try checkNumber(following, after: order.number, line: snapshot.file.lineNumber(at: next))
       }
       try self.visit(order, stored: stored, visit)
       return true
