@@ -40,7 +40,7 @@ struct NameTrieTests {
   }
 
   @Test(arguments: 0..<5)
-  func theTrieSuggestsWhatThePlainSearchSuggests(seed: Int) {
+  func theTrieSuggestsWhatThePlainSearchSuggests(seed: Int) throws {
     var random = SplitMix(seed: UInt64(seed) &+ 1717)
     let alphabet = Self.alphabets[seed]
     for round in 0..<16 {
@@ -56,7 +56,7 @@ struct NameTrieTests {
           : word(&random, alphabet, length: length)
         names.append(random.next() % 20 == 0 ? (names.last ?? name) : name)
       }
-      let trie = NameTrie(names)
+      let trie = try #require(NameTrie(names))
       let plain = Spelling.Names(names)
       for _ in 0..<40 {
         let typed =

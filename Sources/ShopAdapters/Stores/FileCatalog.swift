@@ -22,14 +22,10 @@ public struct FileCatalog: Catalog {
 
   private final class SuggestionIndex {
     let skus: [String]
-    /// The trie (``NameTrie``) when its nodes fit in a few MiB, as they do for any catalog a
-    /// person keeps (a node a scalar at most); else the plain search, which keeps less.
+    /// The trie (``NameTrie``) when the SKUs share their starts, at most two nodes a SKU;
+    /// else the plain search, which skips SKUs of other lengths and letters.
     lazy var nearest: (String) -> String? = {
-      let scalars = skus.reduce(0) { $0 + $1.unicodeScalars.count }
-      if scalars <= NameTrie.largest {
-        let trie = NameTrie(skus)
-        return { trie.nearest(to: $0) }
-      }
+      if let trie = NameTrie.sharingStarts(skus) { return { trie.nearest(to: $0) } }
       let names = Spelling.Names(skus)
       return { names.nearest(to: $0) }
     }()
