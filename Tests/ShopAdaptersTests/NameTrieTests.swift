@@ -43,7 +43,7 @@ struct NameTrieTests {
   func theTrieSuggestsWhatThePlainSearchSuggests(seed: Int) throws {
     var random = SplitMix(seed: UInt64(seed) &+ 1717)
     let alphabet = Self.alphabets[seed]
-    for round in 0..<16 {
+    for round in 0..<10 {
       // Catalogs of 0 to 150 SKUs of 1 to 12 scalars; some share long starts, some repeat.
       let count = round == 0 ? 0 : Int(random.next() % 150) + 1
       let stem = word(&random, alphabet, length: Int(random.next() % 6))
@@ -58,15 +58,15 @@ struct NameTrieTests {
       }
       let trie = try #require(NameTrie(names))
       let plain = Spelling.Names(names)
-      for _ in 0..<40 {
+      for _ in 0..<30 {
         let typed =
           names.isEmpty || random.next() % 4 == 0
           ? word(&random, alphabet, length: Int(random.next() % 14))
           : edited(
             names[Int(random.next() % UInt64(names.count))], &random, alphabet,
             edits: Int(random.next() % 4))
-        #expect(
-          trie.nearest(to: typed) == plain.nearest(to: typed), "\(typed) among \(names)")
+        let (fast, slow) = (trie.nearest(to: typed), plain.nearest(to: typed))
+        if fast != slow { Issue.record("\(typed) among \(names): \(fast ?? "-") \(slow ?? "-")") }
       }
     }
   }
