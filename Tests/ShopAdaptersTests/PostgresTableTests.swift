@@ -20,6 +20,15 @@ struct PostgresTableTests {
         reference: ref.flatMap(Reference.init)))
   }
 
+  /// A new database with shop's table in it, empty: its server, name and URI.
+  func emptyTable() throws -> (PostgresServer, String, String) {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let uri = server.tcpURI(name)
+    #expect(try PostgresOrders(uri: uri).count() == 0)  // Creates the table.
+    return (server, name, uri)
+  }
+
   func rows(_ server: PostgresServer, _ name: String) throws -> String {
     try server.sql("SELECT count(*) FROM shop_orders", database: name)
   }
@@ -94,10 +103,7 @@ struct PostgresTableTests {
   @Test(arguments: 0..<rowChangers.count)
   func aTableThatCanKeepOtherRowsThanShopSendsIsRefusedByEveryCommand(index: Int) throws {
     let (sql, says) = Self.rowChangers[index]
-    let server = try PostgresServer.shared.get()
-    let name = try server.makeDatabase()
-    let uri = server.tcpURI(name)
-    #expect(try PostgresOrders(uri: uri).count() == 0)  // Creates the table.
+    let (server, name, uri) = try emptyTable()  // Creates the table.
     try server.sql(sql, database: name)
     try expectEveryCommandRefuses(uri, saying: says)
     try expectEveryCommandRefuses(uri, saying: "table shop_orders is not the one shop makes")
@@ -108,10 +114,7 @@ struct PostgresTableTests {
   /// (the file store's words), whether the group is one order, two or a COPY, and saves
   /// nothing; a group that still fits is placed.
   @Test func numbersPastTheLargestIntegerAreFullOnEveryWritingPath() throws {
-    let server = try PostgresServer.shared.get()
-    let name = try server.makeDatabase()
-    let uri = server.tcpURI(name)
-    #expect(try PostgresOrders(uri: uri).count() == 0)  // Creates the table.
+    let (server, name, uri) = try emptyTable()  // Creates the table.
     try server.sql(
       "INSERT INTO shop_orders (number, placed_at, items, total, payable) SELECT n, now(), "
         + #"'[{"sku":"pen","quantity":1,"price":30}]', 30, 30 FROM unnest(ARRAY[1001, "#
@@ -171,10 +174,7 @@ struct PostgresTableTests {
   /// The COPY's own count, apart from the table check: a short one is refused with COMMIT
   /// unsent, and the rollback keeps nothing.
   @Test func aCopyTheServerKeptShortOfIsNeverCommitted() throws {
-    let server = try PostgresServer.shared.get()
-    let name = try server.makeDatabase()
-    let uri = server.tcpURI(name)
-    #expect(try PostgresOrders(uri: uri).count() == 0)
+    let (server, name, uri) = try emptyTable()
     try server.sql(
       Self.skipEven + "CREATE TRIGGER a BEFORE INSERT ON shop_orders FOR EACH ROW "
         + "EXECUTE FUNCTION skip_even()", database: name)
@@ -205,10 +205,7 @@ struct PostgresTableTests {
 
   /// AFTER triggers see the rows as kept (an audit log, a notification): they may stay.
   @Test func anAfterTriggerIsLeftToDoItsWork() throws {
-    let server = try PostgresServer.shared.get()
-    let name = try server.makeDatabase()
-    let uri = server.tcpURI(name)
-    #expect(try PostgresOrders(uri: uri).count() == 0)
+    let (server, name, uri) = try emptyTable()
     try server.sql(
       """
       CREATE TABLE audit (number bigint);

@@ -106,9 +106,7 @@ extension PostgresConnection {
       return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
     }
     let start = PostgresResult(started, pq)
-    guard pq.status(of: started) == .copyIn else {
-      let error = failure(started, needs: needs)
-      drain(until: until)
+    if let error = refusal(started, unless: .copyIn, needs: needs, until: until) {
       return .refused(error, [])
     }
     _ = start
@@ -133,9 +131,7 @@ extension PostgresConnection {
       return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
     }
     let copy = PostgresResult(copied, pq)
-    guard pq.status(of: copied) == .commandOK else {
-      let error = failure(copied, needs: needs)
-      drain(until: until)
+    if let error = refusal(copied, unless: .commandOK, needs: needs, until: until) {
       return .refused(error, [])
     }
     drain(until: until)
@@ -148,6 +144,17 @@ extension PostgresConnection {
             + "or rules are not shop's; nothing was saved"), [copy])
     }
     return commit(until: deadline(), after: [copy])
+  }
+
+  /// The error `result` says when its status is not `expected`, once the answers after it
+  /// are read; nil when it is.
+  private func refusal(
+    _ result: LibPQ.Answer, unless expected: LibPQ.Status, needs: String?, until: Int64
+  ) -> PostgresError? {
+    guard pq.status(of: result) != expected else { return nil }
+    let error = failure(result, needs: needs)
+    drain(until: until)
+    return error
   }
 
   /// Sends COMMIT alone and reads its answer: once it is sent, no answer is an unknown outcome.

@@ -4,11 +4,21 @@ extension PostgresOrders {
   public func order(
     referenced reference: Reference, _ visit: (Order) throws -> Void
   ) throws -> Bool {
+    try order(
+      where: "ref = $1", PostgresParameter(text: Array(reference.text.utf8)), visit)
+  }
+
+  /// The one order `condition` selects, after the checks every reader makes first; when none
+  /// is there, `none` may say why it is an error rather than no order.
+  private func order(
+    where condition: String, _ parameter: PostgresParameter, _ visit: (Order) throws -> Void,
+    none: (PostgresConnection) throws -> Void = { _ in }
+  ) throws -> Bool {
     let (connection, result) = try withTable { connection in
       try prepareToRead(on: connection, numbering: true)
       let result = try connection.run(
-        "SELECT \(Self.columns) WHERE ref = $1",
-        [PostgresParameter(text: Array(reference.text.utf8))], needs: Needs.select)
+        "SELECT \(Self.columns) WHERE \(condition)", [parameter], needs: Needs.select)
+      if result.rows == 0 { try none(connection) }
       return (connection, result)
     }
     guard result.rows > 0 else { return false }
@@ -118,17 +128,9 @@ extension PostgresOrders {
   public func order(
     numbered number: Int, _ visit: (Order) throws -> Void
   ) throws -> Bool {
-    let (connection, result) = try withTable { connection in
-      try prepareToRead(on: connection, numbering: true)
-      let result = try connection.run(
-        "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)],
-        needs: Needs.select)
-      if result.rows == 0 { try checkNoGap(at: number, on: connection) }
-      return (connection, result)
+    try order(where: "number = $1", PostgresParameter(number), visit) { connection in
+      try checkNoGap(at: number, on: connection)
     }
-    guard result.rows > 0 else { return false }
-    try visit(try Self.order(in: result, 0, place: connection.place))
-    return true
   }
 
   /// A number no row has is "no order" only past the last: below it, the rows around it do
