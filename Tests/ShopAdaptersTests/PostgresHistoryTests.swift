@@ -171,6 +171,28 @@ struct PostgresHistoryTests {
     }
   }
 
+  /// Items no listing takes, stored by hand: the summary by SKU, which sums the items' own
+  /// numbers, refuses each with 65 and the listing's reason, as every listing does.
+  @Test(arguments: [
+    #"[{"sku":"pen","quantity":1.5,"price":30}]"#, #"[{"sku":"pen","quantity":1.0,"price":30}]"#,
+    #"[{"sku":"pen","quantity":"2","price":30}]"#, #"[{"sku":"pen","quantity":0,"price":30}]"#,
+    #"[{"sku":"pen","quantity":2000000,"price":30}]"#, #"[{"sku":"pen","quantity":2,"price":-1}]"#,
+    #"[{"sku":"pen","quantity":2,"price":1e400}]"#, #"[{"sku":"pen","quantity":2}]"#,
+    #"[{"sku":"pen","quantity":2,"price":30}, 7]"#, #"{"sku":"pen"}"#, "[]",
+  ])
+  func aStoredItemNoListingTakesIs65ForTheSummaryBySKU(items: String) throws {
+    let (server, name, store, _) = try store()
+    try server.sql(
+      "UPDATE shop_orders SET items = '\(items)' WHERE number = 1045", database: name)
+    let listed = #expect(throws: PostgresError.self, "\(items)") { try store.readAll { _ in } }
+    let summed = #expect(throws: PostgresError.self, "\(items)") {
+      _ = try store.summary(of: .all, by: .sku)
+    }
+    #expect(summed?.status == .dataError, "\(items): \(String(describing: summed))")
+    #expect(summed?.message == listed?.message, "\(items)")
+    #expect(summed?.message.contains("order 1045: ") == true, "\(String(describing: summed))")
+  }
+
   /// Times no listing takes, stored by hand, and what every reader that meets one must say.
   static let badTimes: [(time: String, says: String)] = [
     ("2026-12-01 23:59:59.6+00", "placed_at has a fraction of a second"),

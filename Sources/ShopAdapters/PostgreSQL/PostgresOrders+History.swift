@@ -44,7 +44,8 @@ extension PostgresOrders {
   }
 
   /// One query: the whole table's count and ends (the numbering check), the range's sums,
-  /// the first order in it whose time no listing takes, and its rows by day or SKU; the rows
+  /// the first order in it whose time no listing takes (by SKU, also whose item), and its
+  /// rows by day or SKU; the rows
   /// are few (days, SKUs), so they come in one result.
   public func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary {
     let rows: String
@@ -55,7 +56,7 @@ extension PostgresOrders {
       rows = """
         UNION ALL
         SELECT 1, floor(extract(epoch FROM placed_at) / 86400)::int8::text, NULL, NULL, NULL,
-          count(*), sum(total), sum(payable), NULL
+          count(*), sum(total), sum(payable), NULL, NULL
         FROM kept WHERE NOT bad GROUP BY 2
         """
     case .sku:
@@ -64,8 +65,9 @@ extension PostgresOrders {
         UNION ALL
         SELECT 1, item->>'sku', NULL, NULL, NULL, sum((item->>'quantity')::numeric),
           sum((item->>'quantity')::numeric * (item->>'price')::numeric),
-          count(DISTINCT number), NULL
-        FROM kept, jsonb_array_elements(kept.items) AS item WHERE NOT bad GROUP BY 2
+          count(DISTINCT number), NULL, NULL
+        FROM kept, \(Self.items) AS item
+        WHERE NOT bad AND \(Self.itemFits) GROUP BY 2
         """
     }
     let sql = """
@@ -76,7 +78,8 @@ extension PostgresOrders {
         (SELECT coalesce(max(number), 1000) FROM \(Self.table)),
         (SELECT count(*) FROM kept), (SELECT coalesce(sum(total), 0) FROM kept),
         (SELECT coalesce(sum(payable), 0) FROM kept),
-        (SELECT min(number) FROM kept WHERE bad)
+        (SELECT min(number) FROM kept WHERE bad),
+        \(grouping == .sku ? Self.badItem : "NULL")
       \(rows)
       """
     let (connection, result) = try withTable { connection in
@@ -84,19 +87,44 @@ extension PostgresOrders {
       try prepareToRead(on: connection, numbering: false)
       return (connection, try connection.run(sql, Self.bounds(range)))
     }
-    // A time no listing takes: the listing's own check of that row says why.
+    // A time or an item no listing takes: the listing's own check of that row says why.
     if let totals = (0..<result.rows).first(where: { result.integer($0, 0) == 0 }),
-      let number = result.integer(totals, 8)
+      let number = result.integer(totals, 8) ?? result.integer(totals, 9)
     {
       let row = try connection.run(
         "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)],
         needs: Needs.select)
       _ = try Self.order(in: row, 0, place: connection.place)
       throw PostgresError.badData(
-        connection.place, "order \(number): placed_at is not a time shop writes")
+        connection.place, "order \(number): it is not an order shop writes")
     }
     return try Self.summary(from: result, grouping, place: connection.place)
   }
+
+  /// An item a listing takes, in SQL, for `--by sku`, which sums the items' own numbers: an
+  /// object whose quantity is a whole number from 1 to the largest a cart holds and whose
+  /// price is a whole number from 0 to the largest `int8` (jsonb keeps `1.0` as written); the
+  /// casts only once the text is digits, as a CASE promises.
+  private static let itemFits = """
+    (CASE WHEN jsonb_typeof(item->'quantity') = 'number' \
+    AND (item->>'quantity') ~ '^[1-9][0-9]{0,6}$' \
+    AND jsonb_typeof(item->'price') = 'number' AND (item->>'price') ~ '^(0|[1-9][0-9]{0,18})$' \
+    THEN (item->>'quantity')::int8 <= \(Cart.maximumQuantity) \
+    AND (item->>'price')::numeric <= \(Int.max) ELSE false END)
+    """
+
+  /// The first order of the range, its time good, that holds an item no listing takes.
+  private static let badItem = """
+    (SELECT min(number) FROM kept, \(items) AS item \
+    WHERE NOT bad AND NOT coalesce(\(itemFits), false))
+    """
+
+  /// Each item of a kept row; items that are no list of items, or an empty one, are one
+  /// item that fits nothing, so the row is found bad rather than the query failing.
+  private static let items = """
+    jsonb_array_elements(CASE WHEN jsonb_typeof(kept.items) <> 'array' THEN '[null]'::jsonb \
+    WHEN jsonb_array_length(kept.items) = 0 THEN '[null]'::jsonb ELSE kept.items END)
+    """
 
   /// A `placed_at` no listing takes, in SQL: not finite, a fraction of a second, or outside
   /// the years 0000 to 9999, as ``order(in:_:place:)`` checks it.
