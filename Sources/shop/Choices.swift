@@ -30,11 +30,12 @@ enum StoreSource: Equatable {
 
 /// Which catalog: `--catalog`, else `$SHOP_CATALOG`, else the built-in prices.
 func chooseCatalog(flag: FilePath?, _ environment: Environment) -> Chosen<CatalogSource> {
-  if let flag { return Chosen(value: .file(flag), why: "from --catalog") }
+  if let flag { return Chosen(value: .file(flag), why: "from \(OptionDescription.catalog.long)") }
   if let path = environment.shopCatalog, !path.isEmpty {
     return Chosen(value: .file(FilePath(path)), why: "from $SHOP_CATALOG")
   }
-  return Chosen(value: .builtIn, why: "default; --catalog or $SHOP_CATALOG for a file")
+  return Chosen(
+    value: .builtIn, why: "default; \(OptionDescription.catalog.long) or $SHOP_CATALOG for a file")
 }
 
 /// Which store: memory for this run only; else `--orders`, `$SHOP_ORDERS`,
@@ -47,12 +48,12 @@ func chooseCatalog(flag: FilePath?, _ environment: Environment) -> Chosen<Catalo
 func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
   -> Chosen<StoreSource>
 {
-  if memory { return Chosen(value: .memory, why: "from --memory") }
+  if memory { return Chosen(value: .memory, why: "from \(OptionDescription.memory.long)") }
   func located(_ bytes: [UInt8], _ why: String) -> Chosen<StoreSource> {
     guard ConnectionURI.isURI(bytes) else { return Chosen(value: .file(FilePath(bytes)), why: why) }
     return Chosen(value: .postgreSQL(ConnectionURI(bytes: bytes).text), why: why)
   }
-  if let flag { return located(flag.bytes, "from --orders") }
+  if let flag { return located(flag.bytes, "from \(OptionDescription.orders.long)") }
   if let value = environment.shopOrders, !value.isEmpty {
     return located(value, "from $SHOP_ORDERS")
   }
@@ -94,8 +95,13 @@ enum ReportStyle: Equatable {
 /// Which report, from `-q` and `--json`.
 func chooseReport(_ style: ReportStyle) -> Chosen<ReportStyle> {
   switch style {
-  case .text: return Chosen(value: .text, why: "default; -q for none, --json for JSON")
-  case .quiet: return Chosen(value: .quiet, why: "from -q")
-  case .json: return Chosen(value: .json, why: "from --json")
+  case .text:
+    return Chosen(
+      value: .text,
+      why:
+        "default; \(OptionDescription.quiet.shortest) for none, \(OptionDescription.json.long) for JSON"
+    )
+  case .quiet: return Chosen(value: .quiet, why: "from \(OptionDescription.quiet.shortest)")
+  case .json: return Chosen(value: .json, why: "from \(OptionDescription.json.long)")
   }
 }

@@ -86,6 +86,8 @@ enum Conflicting: Sendable {
 struct OptionDescription: Sendable, Equatable {
   var short: String?
   var long: String
+  /// The name as an explanation cites it: `-q` where there is a short one.
+  var shortest: String { short ?? long }
   /// nil for a flag.
   var value: ValueDescription?
   var help: String

@@ -50,9 +50,9 @@ struct Explanation {
     explanation.add(catalog)
     let listing =
       json
-      ? "JSON to standard output (from --json)"
+      ? "JSON to standard output (from \(OptionDescription.json.long))"
       : "text to standard output "
-        + "(default; --json for JSON)"
+        + "(default; \(OptionDescription.json.long) for JSON)"
     explanation.lines.append(("listing", listing))
     return explanation
   }

@@ -95,7 +95,7 @@ extension TimeRange {
       until.timestamp <= since.timestamp
     {
       let reason =
-        "'--until' \(TerminalText.quoted(until.text)) must be later than '--since' "
+        "'\(OptionDescription.until.long)' \(TerminalText.quoted(until.text)) must be later than '\(OptionDescription.since.long)' "
         + TerminalText.quoted(since.text)
       throw UsageError(reason: reason, command: described, in: description)
     }

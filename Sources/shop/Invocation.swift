@@ -55,20 +55,27 @@ struct OrdersOptions: Equatable {
     let form: String
     switch selection {
     case .all: form = "every order"
-    case .count: form = "the count of orders (from --count)"
-    case .last(let count): form = "the newest \(count) (from --last)"
+    case .count: form = "the count of orders (from \(OptionDescription.count.long))"
+    case .last(let count): form = "the newest \(count) (from \(OptionDescription.last.long))"
     case .numbers(let numbers): form = "orders " + numbers.map { "\($0)" }.joined(separator: ", ")
-    case .reference(let reference): form = "the order with ref \(reference) (from --ref)"
+    case .reference(let reference):
+      form = "the order with ref \(reference) (from \(OptionDescription.reference.long))"
     }
-    let range = self.range.isAll ? "" : " placed in the range of --since and --until"
+    let range =
+      self.range.isAll
+      ? ""
+      : " placed in the range of \(OptionDescription.since.long) and \(OptionDescription.until.long)"
     // Only the forms this selection can take: a count is a number, and numbers have no CSV.
     let others: String
     switch selection {
     case .count: others = "a count has no other form"
-    case .numbers: others = "default; --json"
-    default: others = "default; --json or --csv"
+    case .numbers: others = "default; \(OptionDescription.json.long)"
+    default: others = "default; \(OptionDescription.json.long) or \(OptionDescription.csv.long)"
     }
-    let style = json ? "JSON (from --json)" : csv ? "CSV (from --csv)" : "text (\(others))"
+    let style =
+      json
+      ? "JSON (from \(OptionDescription.json.long))"
+      : csv ? "CSV (from \(OptionDescription.csv.long))" : "text (\(others))"
     return "\(form)\(range), as \(style), to standard output"
   }
 }
@@ -86,13 +93,20 @@ struct SummaryOptions: Equatable {
   var summaryWhy: String {
     let rows: String
     switch grouping {
-    case .none: rows = "one line of sums (default; --by day or --by sku for rows)"
-    case .day: rows = "one line per UTC day (from --by day)"
-    case .sku: rows = "one line per SKU (from --by sku)"
+    case .none:
+      rows =
+        "one line of sums (default; \(OptionDescription.by.long) day or \(OptionDescription.by.long) sku for rows)"
+    case .day: rows = "one line per UTC day (from \(OptionDescription.by.long) day)"
+    case .sku: rows = "one line per SKU (from \(OptionDescription.by.long) sku)"
     }
     let range =
-      self.range.isAll ? "every order" : "the orders placed in the range of --since and --until"
-    let style = json ? "JSON (from --json)" : "text (default; --json for JSON)"
+      self.range.isAll
+      ? "every order"
+      : "the orders placed in the range of \(OptionDescription.since.long) and \(OptionDescription.until.long)"
+    let style =
+      json
+      ? "JSON (from \(OptionDescription.json.long))"
+      : "text (default; \(OptionDescription.json.long) for JSON)"
     return "\(rows) of \(range), as \(style), to standard output"
   }
 }

@@ -216,7 +216,7 @@ extension StoreSource {
 struct NoOrdersLocation: ShopError {
   var status: ExitStatus { .cannotCreate }
   var message: String {
-    "no place for the orders file: set --orders, SHOP_ORDERS, XDG_DATA_HOME or HOME "
+    "no place for the orders file: set \(OptionDescription.orders.long), SHOP_ORDERS, XDG_DATA_HOME or HOME "
       + "(an absolute path)"
   }
 }

@@ -44,6 +44,9 @@ extension OptionDescription {
       "$SHOP_ORDERS", "$XDG_DATA_HOME/shop/orders.jsonl", "~/.local/share/shop/orders.jsonl",
     ], sets: .orders)
 
+  static let by = OptionDescription.word(
+    "--by", name: "group", ["day", "sku"], help: "One line per day or per SKU: day or sku.",
+    sets: .by)
   static let csv = OptionDescription.flag(
     "--csv",
     help: """

@@ -90,9 +90,7 @@ extension CommandLineDescription {
           """,
         options: [
           .orders, .since, .until,
-          .word(
-            "--by", name: "group", ["day", "sku"],
-            help: "One line per day or per SKU: day or sku.", sets: .by),
+          .by,
           .flag("--json", help: "Print one JSON object per line.", sets: .json),
           .explain,
           .help,
