@@ -284,7 +284,10 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   private func checkHoldsReported(_ file: LineFile, _ ends: Ends) throws(FileError) {
     guard let lastReportedOrder, let lastReported else { return }
     var holds = false
-    if let last = ends.last?.number, last >= lastReported {
+    if let last = ends.last, last.number == lastReported {
+      // The usual case, one writer: the last order, which the ends already read, is it.
+      holds = last == lastReportedOrder
+    } else if let last = ends.last?.number, last > lastReported {
       let snapshot = Snapshot(file: file, ends: ends)
       let start: Int
       do { start = try firstLine(in: snapshot) { $0.number >= lastReported } } catch {
