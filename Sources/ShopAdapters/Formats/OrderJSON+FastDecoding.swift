@@ -120,7 +120,8 @@ extension JSONParser {
     _ fields: [OrderLayout.Field], _ member: (inout JSONParser, OrderLayout.Field) -> Bool
   ) -> Bool {
     guard consume(OrderLayout.objectStart) else { return false }
-    for (index, field) in fields.enumerated() {
+    for index in fields.indices {
+      let field = fields[index]
       guard key(field, first: index == 0) else {
         if field.isOptional { continue }
         return false

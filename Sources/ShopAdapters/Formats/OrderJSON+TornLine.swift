@@ -140,7 +140,8 @@ extension PrefixMatch {
     // Bytes of the next member's comma and key already matched, while telling whether an
     // optional member was there.
     var matched = 0
-    for (index, field) in keys.fields.enumerated() {
+    for index in keys.fields.indices {
+      let field = keys.fields[index]
       let text = keys.texts[index]
       if field.isOptional, index + 1 < keys.fields.count {
         // This member and the next start alike (`,"`); the matcher never goes back, so the

@@ -88,7 +88,8 @@ extension ByteWriter {
   /// The list of items in ``OrderLayout/item``'s layout.
   fileprivate mutating func putItems(_ lines: [OrderLine]) {
     put(OrderLayout.listStart)
-    for (index, item) in lines.enumerated() {
+    for index in lines.indices {
+      let item = lines[index]
       if index > 0 { put(OrderLayout.separator) }
       put(OrderLayout.objectStart)
       var first = true

@@ -54,7 +54,8 @@ enum UTCTime {
   /// line rule asks it a byte at a time, so `2026-13` or `2026-04-31` is told at its byte.
   static func couldStart(_ prefix: [UInt8]) -> Bool {
     guard prefix.count <= length else { return false }
-    for (index, byte) in prefix.enumerated() {
+    for index in prefix.indices {
+      let byte = prefix[index]
       let separator = form[index]
       guard separator == UInt8(ascii: "d") ? OrderLayout.isDigit(byte) : byte == separator
       else { return false }
