@@ -38,12 +38,14 @@ struct CommandLineParser {
     guard let first = arguments.first else { return .help(command: nil) }
     let name = String(decoding: first, as: UTF8.self)
     if first.first == UInt8(ascii: "-") {
-      switch description.options.first(where: { $0.names.contains(name) })?.target {
+      let option = description.options.first { $0.names.contains(name) }
+      switch option?.target {
       case .help?:
         // `shop --help place` is `shop help place`; anything else after it is a mistake.
         guard let topic = arguments.dropFirst().first else { return .help(command: nil) }
         if topic.first == UInt8(ascii: "-") {
-          throw error("unexpected option \(TerminalText.quoted(topic)) after --help", nil)
+          throw error(
+            "unexpected option \(TerminalText.quoted(topic)) after \(option?.long ?? name)", nil)
         }
         try check(topic, .command, "COMMAND", nil)
         if let extra = arguments.dropFirst(2).first {
@@ -52,7 +54,9 @@ struct CommandLineParser {
         return .help(command: String(decoding: topic, as: UTF8.self))
       case .version?:
         if let extra = arguments.dropFirst().first {
-          throw error("unexpected argument \(TerminalText.quoted(extra)) after --version", nil)
+          throw error(
+            "unexpected argument \(TerminalText.quoted(extra)) after \(option?.long ?? name)",
+            nil)
         }
         return .version
       default:

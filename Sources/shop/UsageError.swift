@@ -15,7 +15,7 @@ struct UsageError: ShopError, Equatable {
     self.reason = reason
     self.usage = HelpText.usage(command, in: description)
     let name = command.map { "\(description.program) \($0.name)" } ?? description.program
-    self.helpCommand = "\(name) --help"
+    self.helpCommand = "\(name) \(OptionDescription.help.long)"
   }
 
   var status: ExitStatus { .usage }
