@@ -8,6 +8,8 @@ extension Order {
     /// No items, or an item with a quantity no cart holds (below 1, above
     /// ``Cart/maximumQuantity``) or a price below 0.
     case badItems
+    /// Two items of one SKU, which no cart holds: a SKU given twice is one item.
+    case repeatedSKU(String)
     /// The total is not the sum of the items (or does not fit in `Int`), or the payable
     /// amount does not follow from the total.
     case totalsDoNotMatch
@@ -25,10 +27,27 @@ extension Order {
     else {
       throw .badItems
     }
+    if let repeated = Order.repeatedSKU(in: lines) { throw .repeatedSKU(repeated) }
     guard let draft = Draft(lines: lines, placedAt: placedAt, reference: reference),
       draft.total == total, Order.payable(total: total) == payable
     else { throw .totalsDoNotMatch }
     self.init(number: number, draft: draft)
+  }
+
+  /// The first SKU that `lines` hold twice, if any. A few items, as most orders have, are
+  /// compared in pairs, which is cheaper than hashing every SKU of every order read.
+  static func repeatedSKU(in lines: [OrderLine]) -> String? {
+    guard lines.count > 1 else { return nil }
+    if lines.count <= 16 {
+      for later in 1..<lines.count {
+        for earlier in 0..<later where lines[earlier].sku == lines[later].sku {
+          return lines[later].sku
+        }
+      }
+      return nil
+    }
+    var seen = Set<String>(minimumCapacity: lines.count)
+    return lines.first { !seen.insert($0.sku).inserted }?.sku
   }
 
   /// A stored number is never below ``firstNumber``; a reader checks it before the rest.

@@ -99,6 +99,9 @@ struct OrderJSONTests {
       of: #""items":[{"sku":"pen","quantity":2,"price":30}]"#, with: #""items":[]"#),
     good.replacingOccurrences(of: #"{"number":1001,"#, with: #"{"number":1001,"number":1002,"#),
     String(repeating: "[", count: 10000),
+    good.replacingOccurrences(
+      of: #"{"sku":"pen","quantity":2,"price":30}"#,
+      with: #"{"sku":"pen","quantity":1,"price":30},{"sku":"pen","quantity":1,"price":30}"#),
     #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60}"#,
   ])
   func refusesAnythingThatIsNotAnOrder(line: String) {

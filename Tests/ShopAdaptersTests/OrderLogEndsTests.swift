@@ -93,6 +93,20 @@ struct OrderLogEndsTests {
     }
     files.append((l1001 + free(1002, 1_000_001), 2))
     files.append((free(1001, 1_000_000), 0))
+    // Nor is a SKU in two items, which a cart adds into one: next to each other or apart,
+    // among a few items or many, summing past what a cart holds or not.
+    let gifts = { (number: Int, skus: [String], quantity: Int) in
+      #"{"number":\#(number),"items":["#
+        + skus.map { #"{"sku":"\#($0)","quantity":\#(quantity),"price":0}"# }.joined(
+          separator: ",")
+        + #"],"total":0,"payable":0,"placedAt":"2026-11-30T06:06:43Z"}"# + "\n"
+    }
+    let many = (0..<20).map { "s\($0)" }
+    files.append((l1001 + gifts(1002, ["pen", "pen"], 1), 2))
+    files.append((gifts(1001, ["pen", "pen"], 600_000), 1))
+    files.append((l1001 + gifts(1002, ["pen", "ink", "lamp", "ink"], 2) + line(1003) + "\n", 2))
+    files.append((l1001 + l1002 + gifts(1003, many + ["s7"], 1), 3))
+    files.append((l1001 + gifts(1002, many, 1) + gifts(1003, ["pen", "Pen", "pen-"], 1), 0))
     files.append((l1001 + line(1002) + "\n\n", 3))
     files.append((l1001 + l1002 + line(1002) + "\n", 3))
     files.append((l1001 + l1002 + line(1002), 3))

@@ -16,6 +16,20 @@ extension OrdersFull: DataErrorDescribed {}
 extension OrderTooLarge: DataErrorDescribed {}
 extension SummaryTooLarge: DataErrorDescribed {}
 
+extension Order.StoredProblem {
+  /// What is wrong with a stored order, in the words of every store's reader.
+  var reason: String {
+    switch self {
+    case .numberBelowFirst: "the number is below \(Order.firstNumber)"
+    case .badItems: "an item's quantity is not one a cart holds, or its price is below 0"
+    case .repeatedSKU(let sku):
+      "the items hold \(TerminalText.quoted(sku.utf8)) twice, which no cart does: a SKU given "
+        + "twice is one item"
+    case .totalsDoNotMatch: "total or payable does not match the items"
+    }
+  }
+}
+
 extension PlaceOrderError: ShopError {
   public var status: ExitStatus { .software }
   public var message: String { description }

@@ -88,6 +88,7 @@ extension JSONParser {
       case .numberBelowFirst:
         throw OrderJSONError("order number \(number) is below \(Order.firstNumber)")
       case .badItems: throw .badItems
+      case .repeatedSKU: throw OrderJSONError(error.reason)
       case .totalsDoNotMatch: throw OrderJSONError("total or payable does not match the items")
       }
     }

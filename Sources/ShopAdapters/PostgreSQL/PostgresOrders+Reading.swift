@@ -212,6 +212,7 @@ extension PostgresOrders {
         stored: number, lines: lines, total: total, payable: payable,
         placedAt: Timestamp(secondsSince1970: Int64(seconds)), reference: reference)
     } catch {
+      if case .repeatedSKU = error { throw bad(error.reason) }
       throw bad("total or payable does not match the items")
     }
   }
