@@ -318,3 +318,69 @@ struct ReferenceIndexTests {
     #expect(try found("a", in: path) == 1001)
   }
 }
+
+extension ReferenceIndexTests {
+  /// Ways the numbering breaks beside the order a ref finds (orders 1001…1010, refs on 1001,
+  /// 1003 and 1006), and the line whose number is then wrong.
+  enum Break: String, CaseIterable {
+    case foundTwice, sameNumberBefore, lineBeforeRemoved, lineAfterRemoved, firstRepeated
+    case nextToLastRemoved
+
+    var sought: String {
+      switch self {
+      case .firstRepeated: "first"
+      case .nextToLastRemoved: "late"
+      default: "sought"
+      }
+    }
+
+    var line: Int {
+      switch self {
+      case .foundTwice, .sameNumberBefore, .lineAfterRemoved: 4
+      case .lineBeforeRemoved, .firstRepeated: 2
+      case .nextToLastRemoved: 7
+      }
+    }
+
+    func apply(_ lines: inout [String]) {
+      let renumbered = { (line: String, number: Int) in
+        "{\"number\":\(number)," + line.drop { $0 != "," }.dropFirst()
+      }
+      switch self {
+      case .foundTwice: lines.insert(lines[2], at: 3)
+      case .sameNumberBefore: lines.insert(renumbered(lines[3], 1003), at: 2)
+      case .lineBeforeRemoved: lines.remove(at: 1)
+      case .lineAfterRemoved: lines.remove(at: 3)
+      case .firstRepeated: lines.insert(renumbered(lines[1], 1001), at: 1)
+      case .nextToLastRemoved: lines.remove(at: 6)
+      }
+    }
+  }
+
+  /// Where the numbering breaks beside the order a ref finds, the look-up is that line's
+  /// error, never one of two orders of a number, with the index current and with none; a
+  /// ref whose neighbours follow each other is still found.
+  @Test(arguments: Break.allCases, [true, false])
+  func aRefWhoseNeighboursBreakTheNumberingIsAnErrorAtThatLine(
+    change: Break, indexed: Bool
+  ) throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    _ = try FileOrders(path: path).place(
+      (0..<10).map { try draft([0: "first", 2: "sought", 5: "late"][$0]) })
+    var lines = try folder.read("orders.jsonl").split(separator: "\n").map(String.init)
+    change.apply(&lines)
+    try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: URL(fileURLWithPath: path))
+    if !indexed { try FileManager.default.removeItem(atPath: path + ".refs") }
+    var line: Int?
+    do {
+      let number = try found(change.sought, in: path)
+      Issue.record("\(change): found \(number.map(String.init) ?? "none")")
+    } catch let FileError.badData(_, at, _) {
+      line = at
+    }
+    #expect(line == change.line, "\(change)")
+    let other = change.sought == "late" ? "first" : "late"
+    #expect(try found(other, in: path) != nil, "\(change): \(other)")
+  }
+}

@@ -164,17 +164,27 @@ extension FileOrders {
       let (order, stored) = try parse(line, line: nil, at: start, in: snapshot)
       try checkFollows(order.number, at: start, in: snapshot)
       guard order.number == number else { return false }
-      // The order found must be the only one of its number: the next line follows it.
-      if next < snapshot.end {
-        let (after, _) = try snapshot.line(at: next)
-        let following = try after.withUnsafeBufferPointer { line throws(FileError) in
-          try parse(line, line: nil, at: next, in: snapshot).0.number
-        }
-        try checkNumber(following, after: order.number, line: snapshot.file.lineNumber(at: next))
-      }
+      try checkFollowed(order, next: next, in: snapshot)
       try self.visit(order, stored: stored, visit)
       return true
     }
+  }
+
+  /// The order found on the line at `start` must be the only one of its number: it follows
+  /// the line before it, and the next line follows it.
+  private func checkNeighbours(of order: Order, at start: Int, in snapshot: Snapshot) throws {
+    try checkFollows(order.number, at: start, in: snapshot)
+    try checkFollowed(order, next: try snapshot.line(at: start).1, in: snapshot)
+  }
+
+  /// The line at `next`, unless the snapshot ends there, must follow `order` by one.
+  private func checkFollowed(_ order: Order, next: Int, in snapshot: Snapshot) throws {
+    guard next < snapshot.end else { return }
+    let (after, _) = try snapshot.line(at: next)
+    let following = try after.withUnsafeBufferPointer { line throws(FileError) in
+      try parse(line, line: nil, at: next, in: snapshot).0.number
+    }
+    try checkNumber(following, after: order.number, line: snapshot.file.lineNumber(at: next))
   }
 
   /// The order on the line that starts at `start` must follow the line before it by one.
@@ -247,7 +257,9 @@ extension FileOrders {
       end: snapshot.ends.linesEnd ?? 0, writable: false)
     let index = ReferenceIndex(orders: path)
     try index.prepare(orders)
-    guard let order = try index.order(for: reference, in: orders) else { return false }
+    guard let (order, start) = try index.located(reference, in: orders) else { return false }
+    // As for a number: the order found follows the line before it, and the next line it.
+    try checkNeighbours(of: order, at: start, in: snapshot)
     try visit(order)
     return true
   }

@@ -68,9 +68,16 @@ final class ReferenceIndex {
 
   /// The order that holds `reference`, checked against the orders file; nil when none does.
   func order(for reference: Reference, in orders: Orders) throws(FileError) -> Order? {
+    try located(reference, in: orders)?.order
+  }
+
+  /// ``order(for:in:)``, with the offset where the order's line starts.
+  func located(_ reference: Reference, in orders: Orders) throws(FileError)
+    -> (order: Order, start: Int)?
+  {
     guard let table else { return nil }
     do throws(Failure) {
-      if let order = try find(reference, in: table, orders) { return order }
+      if let found = try find(reference, in: table, orders) { return found }
     } catch {
       guard case .untrusted = error else { throw error.fileError }
       // A slot that points at no such line: the index is not this file's.
@@ -89,12 +96,12 @@ final class ReferenceIndex {
 
   /// The order holding `reference` among the lines from `start`, read one by one.
   private func scan(for reference: Reference, from start: Int, _ orders: Orders)
-    throws(FileError) -> Order?
+    throws(FileError) -> (order: Order, start: Int)?
   {
-    var found: Order?
+    var found: (order: Order, start: Int)?
     try lines(of: orders, from: start) { offset, line throws(FileError) in
       guard let order = try? OrderJSON.order(from: line) else { return true }
-      if order.reference == reference { found = order }
+      if order.reference == reference { found = (order, offset) }
       return found == nil
     }
     return found
@@ -159,7 +166,7 @@ final class ReferenceIndex {
   }
 
   private func find(_ reference: Reference, in table: Table, _ orders: Orders) throws(Failure)
-    -> Order?
+    -> (order: Order, start: Int)?
   {
     let hash = reference.fingerprint
     var slot = Int(truncatingIfNeeded: hash) & (table.capacity - 1)
@@ -172,7 +179,7 @@ final class ReferenceIndex {
         guard let line = try orderLine(at: offset, orders),
           let held = line.order.reference, held.fingerprint == hash
         else { throw .untrusted }
-        if held == reference { return line.order }
+        if held == reference { return (line.order, offset) }
       }
       slot = (slot + 1) & (table.capacity - 1)
     }
