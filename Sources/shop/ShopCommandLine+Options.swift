@@ -32,6 +32,12 @@ extension OptionDescription {
     help: "The order's ref: 1-64 letters, digits, '-', '_', '.', ':' or '/'. Placed at most once.",
     target: .reference(.reference))
 
+  /// `orders --ref`: the same value as `place --ref`, sought rather than given.
+  static let referenceSought = OptionDescription(
+    long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
+    help: "List only the order that holds this ref (status 1 when none does).",
+    target: .reference(.reference))
+
   static let catalog = OptionDescription.path(
     "--catalog", name: "path",
     help: "The catalog, a CSV file of sku,price lines (a header may name more columns).",

@@ -60,7 +60,7 @@ extension CommandLineDescription {
           .count,
           .last,
           .since, .until,
-          .reference,
+          .referenceSought,
           .explain,
           .help,
         ],
@@ -73,9 +73,11 @@ extension CommandLineDescription {
           (.option(.json), .option(.csv)), (.option(.csv), .option(.count)),
           (.option(.csv), .operand(.numbers)), (.option(.since), .operand(.numbers)),
           (.option(.until), .operand(.numbers)),
-          (.option(.reference), .option(.count)), (.option(.reference), .option(.last)),
-          (.option(.reference), .operand(.numbers)), (.option(.reference), .option(.since)),
-          (.option(.reference), .option(.until)),
+          (.option(.referenceSought), .option(.count)),
+          (.option(.referenceSought), .option(.last)),
+          (.option(.referenceSought), .operand(.numbers)),
+          (.option(.referenceSought), .option(.since)),
+          (.option(.referenceSought), .option(.until)),
         ]),
       CommandDescription(
         name: "summary",
@@ -174,7 +176,8 @@ extension CommandLineDescription {
     exitStatuses: [
       (
         ExitStatus.success,
-        "Placed (every order of a batch placed); a listing or help printed."
+        "Placed (every order of a batch placed, or already placed under its ref with the same "
+          + "items); a listing or help printed."
       ),
       (
         .rejected,
@@ -183,7 +186,11 @@ extension CommandLineDescription {
       ),
       (.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
       (.dataError, "Bad data: a total too large, a bad catalog line, a bad orders file line."),
-      (.noInput, "An input can't be read: the catalog, a batch FILE or input, the orders file."),
+      (
+        .noInput,
+        "An input can't be read: the catalog, a batch FILE or input, the orders file; or the "
+          + "catalog or orders file is not a regular file (a FIFO, a device, a folder)."
+      ),
       (
         .unavailable,
         "The orders database can't be reached, did not answer in time, or refused for lack of a "
@@ -193,8 +200,8 @@ extension CommandLineDescription {
       (.osError, "The static build was started without /proc: nothing was done."),
       (
         .cannotCreate,
-        "The orders file or its folder can't be created or opened for writing, or nothing says "
-          + "where it is."
+        "The orders file or its folder can't be created or opened for writing, or it is not a "
+          + "regular file; or nothing says where it is."
       ),
       (
         .ioError,

@@ -202,6 +202,32 @@ struct UsageTests {
     }
   }
 
+  /// Help wins over whatever else the line gets wrong, before `--`: an unknown option, a bad
+  /// or missing value, a conflict, a bad or extra operand; after `--` it is an operand.
+  @Test func helpAnywhereWinsOverEveryOtherMistake() throws {
+    let shop = try RootHarness()
+    let wrong: [[String]] = [
+      ["place", "--bogus"], ["place", "pen=0"], ["orders", "--last", "0"],
+      ["orders", "--last"], ["orders", "--json", "--csv"], ["orders", "x"],
+      ["batch", "a", "b"], ["place", "--ref"], ["summary", "--by", "week"],
+      ["catalog", "--catalog="], ["orders", "--since", "bad", "--since", "2026-12-01"],
+    ]
+    for line in wrong {
+      let command = line[0]
+      let help = try shop.run("help", command).stdout
+      #expect(try shop.run(line).status == 64, "\(line)")
+      for flag in ["--help", "-h"] {
+        for arguments in [line + [flag], [command, flag] + line.dropFirst()] {
+          let run = try shop.run(arguments)
+          #expect(run.status == 0 && run.stdout == help && run.stderr == "", "\(arguments)")
+        }
+      }
+    }
+    let after = try shop.run("place", "--", "--help")
+    #expect(after.status != 0 && after.stdout == "", "after --, --help is an item: \(after)")
+    #expect(try shop.run("place", "--help=1").status == 64)
+  }
+
   @Test func helpHelpExplainsHelp() throws {
     let shop = try RootHarness()
     let help = try shop.run("help", "help")
