@@ -5,6 +5,9 @@ struct Environment: Sendable {
   var shopOrders: [UInt8]?
   var xdgDataHome: [UInt8]?
   var home: [UInt8]?
+  /// The bound on connecting to a PostgreSQL store when its URI sets none (libpq's own
+  /// variable, read here so the URI's `connect_timeout=0` can fall through to it).
+  var pgConnectTimeout: [UInt8]?
 
   /// Reads each variable with `value(NAME)`.
   init(_ value: (String) -> [UInt8]?) {
@@ -12,6 +15,7 @@ struct Environment: Sendable {
     shopOrders = value("SHOP_ORDERS")
     xdgDataHome = value("XDG_DATA_HOME")
     home = value("HOME")
+    pgConnectTimeout = value("PGCONNECT_TIMEOUT")
   }
 
   /// The variables of `values`, as their UTF-8 bytes.

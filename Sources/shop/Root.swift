@@ -137,7 +137,12 @@ private struct Root {
     switch source.value {
     case .memory: return MemoryOrders()
     case .file(let path): return try FileOrders(path: path, streams: streams.files)
-    case .postgreSQL(let uri): return PostgresOrders(uri: uri, library: libpq)
+    case .postgreSQL(let uri):
+      return PostgresOrders(
+        uri: uri, library: libpq,
+        connectTimeoutVariable: environment.pgConnectTimeout.map {
+          String(decoding: $0, as: UTF8.self)
+        })
     case .nowhere: throw NoOrdersLocation()
     }
   }

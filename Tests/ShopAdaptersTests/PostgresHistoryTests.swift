@@ -161,13 +161,53 @@ struct PostgresHistoryTests {
       Draft(
         lines: [OrderLine(sku: "gold", quantity: 1, price: half)],
         placedAt: Timestamp(secondsSince1970: Self.midnight)))
-    _ = try store.save([draft, draft])
+    let small = try #require(
+      Draft(
+        lines: [OrderLine(sku: "pen", quantity: 1, price: 30)],
+        placedAt: Timestamp(secondsSince1970: Self.midnight)))
+    _ = try store.save([small, draft, small, draft, small])
     for grouping in [Summary.Grouping.none, .day, .sku] {
       let error = try #require(throws: PostgresError.self) {
         try store.summary(of: .all, by: grouping)
       }
       #expect(error.status == .dataError)
-      #expect(error.message.contains("the sums are too large to compute"))
+      // As the file store says it: the order whose sum went past the largest integer.
+      #expect(
+        error.message.hasSuffix("the sums are too large to compute from order 1004 on"),
+        "\(grouping): \(error.message)")
+    }
+  }
+
+  /// One order whose SKU's revenue alone passes the largest integer (its total, stored by
+  /// hand, does not): the summary by SKU names it.
+  @Test func aSKUsRevenuePastTheLargestIntegerNamesItsOrder() throws {
+    let (server, name, store, _) = try store()
+    try server.sql(
+      "UPDATE shop_orders SET items = '[{\"sku\":\"pen\",\"quantity\":2,\"price\":"
+        + "\(Int.max / 2 + 1)}]' WHERE number IN (1045, 1060)", database: name)
+    let error = try #require(throws: PostgresError.self) {
+      try store.summary(of: .all, by: .sku)
+    }
+    #expect(error.message.hasSuffix("from order 1045 on"), "\(error.message)")
+  }
+
+  /// Numberings that are not shop's, of one order and of more: the count's words fit it.
+  @Test(arguments: [([5], "1 order, numbered 5: "), ([5, 6], "2 orders run from 5 to 6: ")])
+  func aBrokenNumberingIsToldInWordsThatFitTheCount(rows: [Int], says: String) throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    try server.createShopTable(database: name)
+    try server.insertOrders(rows, database: name)
+    let store = PostgresOrders(uri: server.tcpURI(name))
+    let reads: [(String, () throws -> Void)] = [
+      ("count", { _ = try store.count() }),
+      ("range", { try store.orders(in: .all, last: nil) { _ in } }),
+      ("summary", { _ = try store.summary(of: .all, by: .none) }),
+      ("summary by sku", { _ = try store.summary(of: .all, by: .sku) }),
+    ]
+    for (what, read) in reads {
+      let error = #expect(throws: PostgresError.self, "\(what)") { try read() }
+      #expect(error?.message.contains(says) == true, "\(what): \(String(describing: error))")
     }
   }
 
@@ -179,6 +219,10 @@ struct PostgresHistoryTests {
     #"[{"sku":"pen","quantity":2000000,"price":30}]"#, #"[{"sku":"pen","quantity":2,"price":-1}]"#,
     #"[{"sku":"pen","quantity":2,"price":1e400}]"#, #"[{"sku":"pen","quantity":2}]"#,
     #"[{"sku":"pen","quantity":2,"price":30}, 7]"#, #"{"sku":"pen"}"#, "[]",
+    #"[{"sku":"p n","quantity":1,"price":30}]"#, #"[{"sku":"","quantity":1,"price":30}]"#,
+    #"[{"sku":5,"quantity":1,"price":30}]"#, #"[{"sku":"pén","quantity":1,"price":30}]"#,
+    #"[{"quantity":1,"price":30}]"#,
+    #"[{"sku":"\#(String(repeating: "a", count: 65))","quantity":1,"price":30}]"#,
   ])
   func aStoredItemNoListingTakesIs65ForTheSummaryBySKU(items: String) throws {
     let (server, name, store, _) = try store()

@@ -225,6 +225,28 @@ struct PostgresTests {
     }
   }
 
+  /// The same order, in-process, with the environment as the root is given it: a
+  /// connect_timeout of 0 or less in the URI (libpq's "forever") counts as unset and falls
+  /// through to `$PGCONNECT_TIMEOUT`, as an unset one does.
+  @Test func aConnectTimeoutOfZeroOrLessFallsThroughToPGCONNECT_TIMEOUT() throws {
+    let (socket, port) = try PostgresServer.silentListener()
+    defer { close(socket) }
+    let harness = try RootHarness()
+    let uri = "postgresql://shop@127.0.0.1:\(port)/orders"
+    for (query, variable, seconds) in [
+      ("?connect_timeout=0", "1", 1), ("?connect_timeout=-3", "2", 2), ("", "1", 1),
+      ("?sslmode=disable&connect_timeout=0", "1", 1), ("?connect_timeout=1", "3", 1),
+    ] {
+      let run = try harness.run(
+        ["orders", "--count", "--orders", uri + query],
+        environment: ["PGCONNECT_TIMEOUT": variable])
+      #expect(run.status == 69, "\(query) \(variable): \(run)")
+      #expect(
+        run.stderr == "Error: the orders database 'orders' on 127.0.0.1:\(port): can't connect: "
+          + "no answer within \(seconds) s (connect_timeout)\n", "\(query) \(variable): \(run)")
+    }
+  }
+
   @Test func aBatchWhoseBackendStopsEndsWith75NamingTheLastReportedOrder() throws {
     let server = try PostgresServer.shared.get()
     let database = try server.makeDatabase()
@@ -261,6 +283,7 @@ struct PostgresTests {
     for (rows, named) in [([5], "order 5"), ([-10], "order -10"), ([1001, 5000], "order 5000")] {
       let database = try server.makeDatabase()
       let uri = server.tcpURI(database)
+      try server.createShopTable(database: database)  // Readers create no table.
       #expect(try shop.run("orders", "--orders", uri, "--count").stdout == "0\n")
       try server.insertOrders(rows, database: database)
       for run in [
@@ -331,6 +354,7 @@ struct PostgresTests {
     let database = try server.makeDatabase()
     let uri = server.tcpURI(database)
     let shop = try Shop()
+    try server.createShopTable(database: database)  // Readers create no table.
     #expect(try shop.run("orders", "--orders", uri, "--count").stdout == "0\n")
     try server.sql(
       "INSERT INTO shop_orders SELECT n, '2026-11-30T06:06:43Z', "

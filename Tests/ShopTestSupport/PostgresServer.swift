@@ -180,6 +180,14 @@ public final class PostgresServer: Sendable {
     return pid
   }
 
+  /// Creates shop's table, as its first writer would, behind shop's back: readers create none.
+  public func createShopTable(database: String) throws {
+    try sql(
+      "CREATE TABLE shop_orders (number bigint PRIMARY KEY, placed_at timestamptz NOT NULL, "
+        + "items jsonb NOT NULL, total bigint NOT NULL, payable bigint NOT NULL, ref text UNIQUE)",
+      database: database)
+  }
+
   /// Inserts rows numbered `numbers`, each a valid order of one pen, behind shop's back.
   public func insertOrders(_ numbers: [Int], database: String) throws {
     for number in numbers {

@@ -140,7 +140,8 @@ extension PostgresConnection {
       return .refused(
         .badData(
           place,
-          "the server kept \(kept) of the \(count) orders it was sent: the table's triggers "
+          "the server kept \(kept) of the \(count == 1 ? "1 order" : "\(count) orders") it was "
+            + "sent: the table's triggers "
             + "or rules are not shop's; nothing was saved"), [copy])
     }
     return commit(until: deadline(), after: [copy])

@@ -24,7 +24,10 @@ final class PostgresConnection {
   /// every libpq option works.
   /// - Throws: ``PostgresError`` 69 when libpq can't be loaded, or the server can't be
   ///   reached, refuses us or doesn't answer in time, 64 when `uri` is not a URI libpq reads.
-  init(uri: String, library: String) throws(PostgresError) {
+  /// `connectTimeoutVariable` is `$PGCONNECT_TIMEOUT` as the root read it (nil: unset).
+  init(uri: String, library: String, connectTimeoutVariable: String? = nil)
+    throws(PostgresError)
+  {
     let (libpqURI, answerTimeout) = try PostgresPlace.shopParameters(of: uri).get()
     let pq = try LibPQ(loading: library)
     let parsed = try PostgresPlace.parse(libpqURI, pq).get()
@@ -39,9 +42,10 @@ final class PostgresConnection {
       }
     }
     guard let started else { throw PostgresError.unavailable(parsed, "out of memory") }
-    // libpq applies connect_timeout only when it blocks; here `shop` does, with the value
-    // libpq settled on (the URI's, else PGCONNECT_TIMEOUT's).
-    let seconds = PostgresConnection.connectTimeout(of: started, pq)
+    // libpq applies connect_timeout only when it blocks; here `shop` does: the URI's, else
+    // PGCONNECT_TIMEOUT's, else the default, each counted only when above 0.
+    let seconds = PostgresConnection.connectTimeout(
+      uri: parsed.connectTimeout, variable: connectTimeoutVariable)
     let deadline = System.monotonicMilliseconds() &+ Int64(seconds) &* 1000
     var state = LibPQ.Polling.writing
     while pq.status(started) != LibPQ.connectionBad && state != .ok && state != .failed {
@@ -80,14 +84,14 @@ final class PostgresConnection {
     pq.finish(connection)
   }
 
-  /// The connection's connect_timeout in seconds; unset, zero or less (libpq's "forever")
-  /// is the default: no wait is unbounded.
-  private static func connectTimeout(of connection: OpaquePointer, _ pq: LibPQ) -> Int {
-    let options = pq.options(pq.conninfo(connection)) ?? []
-    guard let value = options.first(where: { $0.keyword == "connect_timeout" })?.value,
-      let seconds = Int(value), seconds > 0
-    else { return defaultConnectTimeout }
-    return seconds
+  /// The bound on connecting, in seconds: the URI's connect_timeout, else
+  /// `$PGCONNECT_TIMEOUT`, else the default; a value that is unset, zero or less (libpq's
+  /// "forever") or not a number counts as unset and falls through: no wait is unbounded.
+  static func connectTimeout(uri: String?, variable: String?) -> Int {
+    for value in [uri, variable] {
+      if let value, let seconds = Int(value), seconds > 0 { return seconds }
+    }
+    return defaultConnectTimeout
   }
 
   /// PG_DIAG_SQLSTATE and PG_DIAG_SEVERITY_NONLOCALIZED, character macros Swift does not

@@ -56,13 +56,14 @@ public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
         + "outcome is unknown; \(reported); \(next)")
   }
 
-  /// The server refused a statement for lack of a privilege: which one it needs.
+  /// The server refused a statement for lack of a privilege: which one it needs. A schema's
+  /// refusal is CREATE for the statement that creates the table (which says so in `needs`),
+  /// and USAGE for any other: only CREATE TABLE asks the schema for CREATE.
   static func privilegeAdvice(_ reason: String, _ needs: String?) -> String {
-    if reason.holdsText("for schema") {
-      return "the role needs USAGE on that schema, and CREATE on it if shop is to create "
-        + "its table"
+    if let needs, needs == PostgresOrders.Needs.create || !reason.holdsText("for schema") {
+      return "the role needs \(needs)"
     }
-    if let needs { return "the role needs \(needs)" }
+    if reason.holdsText("for schema") { return "the role needs USAGE on that schema" }
     return "the role needs SELECT and INSERT on shop_orders, and UPDATE to lock it"
   }
 

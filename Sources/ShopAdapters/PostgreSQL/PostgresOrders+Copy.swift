@@ -12,7 +12,7 @@ extension PostgresOrders {
       orders = try Order.numbered(drafts, after: numbering.last)
       var json: [UInt8] = []
       for order in orders {
-        rows.startRow(fields: 5)
+        rows.startRow(fields: 6)
         rows.append(order.number)
         guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
           throw PostgresError.badData(
@@ -23,13 +23,15 @@ extension PostgresOrders {
         rows.appendJSONB(json)
         rows.append(order.total)
         rows.append(order.payable)
+        rows.appendText(nil)  // No ref: sent as NULL, so no DEFAULT of the table's is used.
       }
     } catch {
       if !connection.isLost { _ = try? connection.run("ROLLBACK") }
       throw error
     }
     let sql =
-      "COPY \(Self.table) (number, placed_at, items, total, payable) FROM STDIN (FORMAT binary)"
+      "COPY \(Self.table) (number, placed_at, items, total, payable, ref) FROM STDIN "
+      + "(FORMAT binary)"
     switch connection.copyThenCommit(sql, rows, count: orders.count, needs: Needs.copy) {
     case .committed:
       return orders

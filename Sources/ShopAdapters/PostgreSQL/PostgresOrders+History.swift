@@ -27,8 +27,10 @@ extension PostgresOrders {
     _ visit: (Order) throws -> Void
   ) throws {
     if let last, last <= 0 { return }
-    _ = try count()  // The numbering of the whole table, checked before any row is listed.
-    var sql = "SELECT \(Self.columns) WHERE \(Self.inRange)"
+    // The numbering of the whole table, checked before any row is listed; no table, or an
+    // empty one, lists nothing.
+    guard try count() > 0 else { return }
+    var sql = "SELECT \(readColumns) WHERE \(Self.inRange)"
     var parameters = Self.bounds(range)
     if let last {
       sql = "SELECT * FROM (\(sql) ORDER BY number DESC LIMIT $3) AS last ORDER BY number"
@@ -36,7 +38,7 @@ extension PostgresOrders {
     } else {
       sql += " ORDER BY number"
     }
-    try withTable { connection in
+    try withExistingTable(missing: ()) { connection in
       try connection.stream(sql, parameters) { row in
         try visit(try Self.order(in: row, 0, place: connection.place))
       }
@@ -82,31 +84,91 @@ extension PostgresOrders {
         \(grouping == .sku ? Self.badItem : "NULL")
       \(rows)
       """
-    let (connection, result) = try withTable { connection in
+    let answered = try withExistingTable(missing: nil) {
+      connection -> (PostgresConnection, PostgresResult)? in
       // The numbering is checked by the query itself, over the whole table.
       try prepareToRead(on: connection, numbering: false)
       return (connection, try connection.run(sql, Self.bounds(range)))
+    }
+    // No table: no orders, as a missing orders file has none.
+    guard let (connection, result) = answered else {
+      return Summary(totals: Summary.Totals())
     }
     // A time or an item no listing takes: the listing's own check of that row says why.
     if let totals = (0..<result.rows).first(where: { result.integer($0, 0) == 0 }),
       let number = result.integer(totals, 8) ?? result.integer(totals, 9)
     {
       let row = try connection.run(
-        "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)],
+        "SELECT \(readColumns) WHERE number = $1", [PostgresParameter(number)],
         needs: Needs.select)
       _ = try Self.order(in: row, 0, place: connection.place)
       throw PostgresError.badData(
         connection.place, "order \(number): it is not an order shop writes")
     }
-    return try Self.summary(from: result, grouping, place: connection.place)
+    do {
+      return try Self.summary(from: result, grouping, place: connection.place)
+    } catch is SumsTooLarge {
+      // Only now, on the way to the error: the order whose sum went past the largest
+      // integer, as the file store names it.
+      let found = try connection.run(
+        Self.firstOverflow(grouping), Self.bounds(range), needs: Needs.select)
+      let reason = found.integer(0, 0).map { "\(Self.tooLarge) from order \($0) on" }
+      throw PostgresError.badData(connection.place, reason ?? Self.tooLarge)
+    }
+  }
+
+  private static let tooLarge = "the sums are too large to compute"
+
+  /// A sum of the summary's answer does not fit in an `Int`.
+  private struct SumsTooLarge: Error {}
+
+  /// The first order of the range, by number, at which a running sum the file store keeps
+  /// leaves the 64-bit integers: the totals and payables, and with `--by` each day's, or each
+  /// SKU's quantity and revenue (the items were found to fit before this is asked). NULL for
+  /// none.
+  private static func firstOverflow(_ grouping: Summary.Grouping) -> String {
+    var sums = """
+      SELECT number, sum(total) OVER (ORDER BY number) AS a, sum(payable) OVER (ORDER BY number) AS b
+      FROM kept
+      """
+    switch grouping {
+    case .none:
+      break
+    case .day:
+      sums += """
+
+        UNION ALL
+        SELECT number, sum(total) OVER w, sum(payable) OVER w FROM kept
+        WINDOW w AS (PARTITION BY floor(extract(epoch FROM placed_at) / 86400) ORDER BY number)
+        """
+    case .sku:
+      sums += """
+
+        UNION ALL
+        SELECT number, sum(q) OVER w, sum(q * p) OVER w
+        FROM (SELECT number, item->>'sku' AS sku, (item->>'quantity')::numeric AS q,
+          (item->>'price')::numeric AS p FROM kept, jsonb_array_elements(kept.items) AS item) i
+        WINDOW w AS (PARTITION BY sku ORDER BY number)
+        """
+    }
+    return """
+      WITH kept AS (SELECT number, placed_at, items, total, payable FROM \(table)
+        WHERE \(inRange)),
+      sums AS (\(sums))
+      SELECT min(number) FROM sums
+      WHERE a NOT BETWEEN \(Int.min) AND \(Int.max) OR b NOT BETWEEN \(Int.min) AND \(Int.max)
+      """
   }
 
   /// An item a listing takes, in SQL, for `--by sku`, which sums the items' own numbers: an
-  /// object whose quantity is a whole number from 1 to the largest a cart holds and whose
+  /// object whose SKU is a string that is a SKU (letters and digits of ASCII, `-`, `_`, `.`),
+  /// whose quantity is a whole number from 1 to the largest a cart holds and whose
   /// price is a whole number from 0 to the largest `int8` (jsonb keeps `1.0` as written); the
   /// casts only once the text is digits, as a CASE promises.
   private static let itemFits = """
-    (CASE WHEN jsonb_typeof(item->'quantity') = 'number' \
+    (CASE WHEN jsonb_typeof(item->'sku') = 'string' \
+    AND (item->>'sku') COLLATE "C" ~ '^[A-Za-z0-9._-]{1,\(SKU.maximumLength)}$' \
+    AND jsonb_typeof(item->'quantity') = 'number' \
     AND (item->>'quantity') ~ '^[1-9][0-9]{0,6}$' \
     AND jsonb_typeof(item->'price') = 'number' AND (item->>'price') ~ '^(0|[1-9][0-9]{0,18})$' \
     THEN (item->>'quantity')::int8 <= \(Cart.maximumQuantity) \
@@ -137,17 +199,14 @@ extension PostgresOrders {
   private static func summary(
     from result: PostgresResult, _ grouping: Summary.Grouping, place: PostgresPlace
   ) throws -> Summary {
-    let tooLarge = PostgresError.badData(place, "the sums are too large to compute")
+    let tooLarge = SumsTooLarge()
     // Rows of a UNION come in no promised order: the totals are the row of kind 0.
     let rows = 0..<result.rows
     guard let totals = rows.first(where: { result.integer($0, 0) == 0 }),
       let count = result.integer(totals, 2), let first = result.integer(totals, 3),
       let last = result.integer(totals, 4)
     else { throw PostgresError.badData(place, "the summary has no totals") }
-    guard first == Order.firstNumber, last == Order.firstNumber - 1 + count else {
-      throw PostgresError.badData(
-        place, "\(count) orders run from \(first) to \(last): a gap or a number before 1001")
-    }
+    try checkCount(count, first: first, last: last, place: place)
     func numbers(_ row: Int) throws -> (Int, Int, Int) {
       guard let a = result.integer(row, 5), let b = result.integer(row, 6),
         let c = result.integer(row, 7)
@@ -173,8 +232,9 @@ extension PostgresOrders {
             start: Timestamp(secondsSince1970: seconds),
             totals: Summary.Totals(orders: a, total: b, payable: c)))
       case .sku:
+        // The query sums only items whose SKU is one (``itemFits``): a bug otherwise.
         guard SKU.isValid(key) else {
-          throw PostgresError.badData(place, "a stored SKU is not a SKU")
+          throw PostgresError.badData(place, "a summed SKU is not a SKU")
         }
         summary.sales.append(Summary.Sales(sku: key, quantity: a, revenue: b, orders: c))
       }

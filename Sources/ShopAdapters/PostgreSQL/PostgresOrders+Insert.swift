@@ -8,13 +8,15 @@ extension PostgresOrders {
   /// nothing when the numbering, the table's triggers and rules (every group: the lock keeps
   /// them as they are until COMMIT) or, before the table was checked, its columns are not
   /// `shop`'s, or when the group's numbers would pass the largest `int8`, so nothing is
-  /// written before `shop` has read why.
+  /// written before `shop` has read why. Every column is sent, `ref` as NULL (these orders
+  /// have none): no DEFAULT of the table's takes the place of what `shop` sends.
   private static func insertNumbered(checkingSchema: Bool) -> String {
     """
     WITH last AS (SELECT \(Numbering.columns)),
     saved AS (
-      INSERT INTO \(table) (number, placed_at, items, total, payable)
-      SELECT coalesce(last.number, \(Order.firstNumber - 1)) + u.o, to_timestamp(u.t), u.i, u.s, u.p
+      INSERT INTO \(table) (number, placed_at, items, total, payable, ref)
+      SELECT coalesce(last.number, \(Order.firstNumber - 1)) + u.o, to_timestamp(u.t), u.i, u.s, u.p,
+        NULL
       FROM last, unnest($1::int8[], $2::jsonb[], $3::int8[], $4::int8[])
         WITH ORDINALITY AS u(t, i, s, p, o)
       WHERE \(Numbering.fitsSQL) AND \(checkingSchema ? schemaFits : tableFits)
@@ -51,21 +53,21 @@ extension PostgresOrders {
       }
       // Nothing was inserted: the server found the table or its numbering is not shop's, or
       // the group's numbers would pass the largest one.
-      try checkSchema(on: connection)
+      try checkSchema(on: connection, writing: true)
       try numbering.check(place)
       if let last = numbering.last, last.addingReportingOverflow(drafts.count).overflow {
         throw OrdersFull(last: last)
       }
       throw PostgresError.badData(
         place,
-        "the server inserted \(inserted) of \(drafts.count) orders: the table's "
+        "the server inserted \(inserted) of \(drafts.count == 1 ? "1 order" : "\(drafts.count) orders"): the table's "
           + "numbering or columns are not shop's")
     case .refused(let error, _):
       if !connection.isLost { _ = try? connection.run("ROLLBACK") }
       // A foreign table's types can make the INSERT itself fail: say why, if that is why.
       if checking && !connection.isLost && error.sqlState != "42P01" {
         do {
-          try checkSchema(on: connection)
+          try checkSchema(on: connection, writing: true)
         } catch let foreign as PostgresError where foreign.status == .dataError {
           throw foreign
         } catch {}  // The catalog can't say: the refusal itself is the message.
@@ -100,10 +102,7 @@ extension PostgresOrders {
     ]
     let answers = try connection.run(statements)
     if checking, answers.count > 1 {
-      if let problem = Self.schemaProblem(answers[1]) {
-        throw PostgresError.badData(place, problem)
-      }
-      if answers[1].rows > 0 { schemaChecked = true }
+      try takeSchema(answers[1], writing: true, place: place)
     }
     guard answers.count >= 3, let last = answers.last else {
       throw PostgresError.badData(place, "the last order number is not a number")

@@ -1,28 +1,33 @@
 import ShopCore
 
 extension PostgresOrders {
+  /// A table made before refs holds no order with a ref: no order.
   public func order(
     referenced reference: Reference, _ visit: (Order) throws -> Void
   ) throws -> Bool {
     try order(
-      where: "ref = $1", PostgresParameter(text: Array(reference.text.utf8)), visit)
+      where: "ref = $1", PostgresParameter(text: Array(reference.text.utf8)), visit,
+      byReference: true)
   }
 
   /// The one order `condition` selects, after the checks every reader makes first; when none
-  /// is there, `none` may say why it is an error rather than no order.
+  /// is there, `none` may say why it is an error rather than no order. No table, or with
+  /// `byReference` a table without `ref`, holds none.
   private func order(
     where condition: String, _ parameter: PostgresParameter, _ visit: (Order) throws -> Void,
-    none: (PostgresConnection) throws -> Void = { _ in }
+    byReference: Bool = false, none: (PostgresConnection) throws -> Void = { _ in }
   ) throws -> Bool {
-    let (connection, result) = try withTable { connection in
+    let found = try withExistingTable(missing: nil) {
+      connection -> (PostgresPlace, PostgresResult)? in
       try prepareToRead(on: connection, numbering: true)
+      if byReference && !hasReference { return nil }
       let result = try connection.run(
-        "SELECT \(Self.columns) WHERE \(condition)", [parameter], needs: Needs.select)
+        "SELECT \(readColumns) WHERE \(condition)", [parameter], needs: Needs.select)
       if result.rows == 0 { try none(connection) }
-      return (connection, result)
+      return (connection.place, result)
     }
-    guard result.rows > 0 else { return false }
-    try visit(try Self.order(in: result, 0, place: connection.place))
+    guard let (place, result) = found, result.rows > 0 else { return false }
+    try visit(try Self.order(in: result, 0, place: place))
     return true
   }
 
@@ -31,9 +36,20 @@ extension PostgresOrders {
   // Internal, not private: PostgresOrders+History.swift reads through these.
   // The seconds are floored, never rounded, and the last column says whether that lost a
   // fraction, which shop never writes.
-  static let columns =
+  static let columns = columns(reference: "ref")
+
+  /// The columns with `reference` for `ref`.
+  static func columns(reference: String) -> String {
     "number, CASE WHEN isfinite(placed_at) THEN floor(extract(epoch FROM placed_at))::int8 END, "
-    + "items, total, payable, ref, date_trunc('second', placed_at) = placed_at FROM \(table)"
+      + "items, total, payable, \(reference), date_trunc('second', placed_at) = placed_at "
+      + "FROM \(table)"
+  }
+
+  /// ``columns`` as readers read the checked table: one made before refs has no `ref`, and
+  /// its orders none.
+  var readColumns: String {
+    hasReference ? Self.columns : Self.columns(reference: "NULL::text")
+  }
 
   /// Before every read: checks the table is `shop`'s (once), and with `numbering`, the
   /// numbers a writer would continue, as `place` does, so readers and writers agree. One
@@ -47,10 +63,7 @@ extension PostgresOrders {
     guard !statements.isEmpty else { return }
     let answers = try connection.run(statements)
     if !schemaChecked, let description = answers.first {
-      if let problem = Self.schemaProblem(description) {
-        throw PostgresError.badData(connection.place, problem)
-      }
-      if description.rows > 0 { schemaChecked = true }
+      try takeSchema(description, writing: false, place: connection.place)
     }
     if numbering, let last = answers.last {
       try Numbering(last, from: 0, place: connection.place).check(connection.place)
@@ -58,7 +71,7 @@ extension PostgresOrders {
   }
 
   public func readAll(_ visit: (Order) throws -> Void) throws {
-    try withTable { connection in
+    try withExistingTable(missing: ()) { connection in
       // The listing checks every number, so no separate numbering check.
       try prepareToRead(on: connection, numbering: false)
       try readAll(on: connection, visit)
@@ -70,7 +83,7 @@ extension PostgresOrders {
     _ visit: (Order) throws -> Void
   ) throws {
     var previous: Int?
-    try connection.stream("SELECT \(Self.columns) ORDER BY number", [], needs: Needs.select) {
+    try connection.stream("SELECT \(readColumns) ORDER BY number", [], needs: Needs.select) {
       row in
       let order = try Self.order(in: row, 0, place: connection.place)
       try Self.check(order.number, after: previous, place: connection.place)
@@ -82,22 +95,30 @@ extension PostgresOrders {
   /// Counts, and checks the count against the numbers: 1001… with no gap means the last
   /// number is 1000 + the count.
   public func count() throws -> Int {
-    let (connection, result) = try withTable { connection in
+    let counted = try withExistingTable(missing: nil) {
+      connection -> (PostgresPlace, PostgresResult)? in
       try prepareToRead(on: connection, numbering: false)
       let result = try connection.run(
         "SELECT count(*), coalesce(min(number), 1001), coalesce(max(number), 1000) "
           + "FROM \(Self.table)", [], needs: Needs.select)
-      return (connection, result)
+      return (connection.place, result)
     }
+    guard let (place, result) = counted else { return 0 }
     guard let count = result.integer(0, 0), let first = result.integer(0, 1),
       let last = result.integer(0, 2)
-    else { throw PostgresError.badData(connection.place, "the count is not a number") }
-    guard first == Order.firstNumber, last == Order.firstNumber - 1 + count else {
-      throw PostgresError.badData(
-        connection.place,
-        "\(count) orders run from \(first) to \(last): a gap or a number before 1001")
-    }
+    else { throw PostgresError.badData(place, "the count is not a number") }
+    try Self.checkCount(count, first: first, last: last, place: place)
     return count
+  }
+
+  /// 1001… with no gap means the smallest number is 1001 and the largest 1000 + the count
+  /// (the primary key forbids a repeat); else 65, in words that fit the count.
+  static func checkCount(_ count: Int, first: Int, last: Int, place: PostgresPlace) throws {
+    guard first != Order.firstNumber || last != Order.firstNumber - 1 + count else { return }
+    let orders =
+      count == 1
+      ? "1 order, numbered \(first)" : "\(count) orders run from \(first) to \(last)"
+    throw PostgresError.badData(place, "\(orders): a gap or a number before 1001")
   }
 
   /// The newest `count` orders, oldest first, streamed (single-row mode), so memory does not
@@ -108,11 +129,11 @@ extension PostgresOrders {
     throws
   {
     guard count > 0 else { return }
-    try withTable { connection in
+    try withExistingTable(missing: ()) { connection in
       try prepareToRead(on: connection, numbering: true)
       var previous: Int?
       try connection.stream(
-        "SELECT * FROM (SELECT \(Self.columns) ORDER BY number DESC LIMIT $1) AS last "
+        "SELECT * FROM (SELECT \(readColumns) ORDER BY number DESC LIMIT $1) AS last "
           + "ORDER BY number", [PostgresParameter(count)], needs: Needs.select
       ) { row in
         let order = try Self.order(in: row, 0, place: connection.place)

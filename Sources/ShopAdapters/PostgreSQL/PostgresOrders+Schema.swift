@@ -30,11 +30,14 @@ extension PostgresOrders {
 
   private static let relation = "to_regclass('\(table)')"
 
-  /// The table's kind, its BEFORE INSERT row triggers and its INSERT rules: what can make the
-  /// server keep other rows than `shop` sends (a trigger that skips or changes a row, a rule
-  /// that does something instead, a partition's trigger), or none; AFTER triggers see the
-  /// rows as kept and may stay. Each is one value, NULL for none.
+  /// The table's kind, its persistence, its BEFORE INSERT row triggers and its INSERT rules:
+  /// what can make the server keep other rows than `shop` sends (a trigger that skips or
+  /// changes a row, a rule that does something instead, a partition's trigger), or lose them
+  /// (an UNLOGGED table, emptied by a crash; a temporary one, dropped with its session), or
+  /// none; AFTER triggers see the rows as kept and may stay. Each is one value, NULL for none.
   private static let kindSQL = "(SELECT c.relkind::text FROM pg_class c WHERE c.oid = \(relation))"
+  private static let persistenceSQL =
+    "(SELECT c.relpersistence::text FROM pg_class c WHERE c.oid = \(relation))"
   private static let triggersSQL = """
     (SELECT string_agg(t.tgname::text, ', ' ORDER BY t.tgname) FROM pg_trigger t \
     WHERE t.tgrelid = \(relation) AND NOT t.tgisinternal AND t.tgtype::int & 7 = 7)
@@ -46,18 +49,22 @@ extension PostgresOrders {
 
   /// The table-wide facts alone, one row: asked in every writing transaction after its lock,
   /// which keeps a trigger or rule from being added before COMMIT.
-  static let tableQuery = "SELECT \(kindSQL), \(triggersSQL), \(rulesSQL)"
+  static let tableQuery = "SELECT \(kindSQL), \(persistenceSQL), \(triggersSQL), \(rulesSQL)"
 
   /// ``tableQuery``'s test in SQL, for the INSERT that numbers a group.
-  static let tableFits = "\(kindSQL) = 'r' AND \(triggersSQL) IS NULL AND \(rulesSQL) IS NULL"
+  static let tableFits =
+    "\(kindSQL) = 'r' AND \(persistenceSQL) = 'p' AND \(triggersSQL) IS NULL "
+    + "AND \(rulesSQL) IS NULL"
 
   /// One row per column of the table: name, type, NOT NULL, whether it alone is the
   /// primary key, whether a unique index of a deterministic collation has it alone as its
   /// key (NULLs distinct, no predicate), whether its collation is deterministic (NULL for
-  /// none); then ``tableQuery``'s three, the same in every row. No row when there is no table.
+  /// none), how the server computes it instead of keeping what is sent (NULL for not); then
+  /// ``tableQuery``'s four, the same in every row. No row when there is no table.
   static let schemaQuery = """
     SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, \(primaryKeyTest),
-      \(uniqueAloneTest), \(deterministicTest), \(kindSQL), \(triggersSQL), \(rulesSQL)
+      \(uniqueAloneTest), \(deterministicTest), \(computedSQL), \(kindSQL), \(persistenceSQL),
+      \(triggersSQL), \(rulesSQL)
     FROM pg_attribute a
     WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped
     ORDER BY a.attnum
@@ -78,6 +85,14 @@ extension PostgresOrders {
     WHERE c.oid = u.indcollation[0]), true))
     """
 
+  /// A column whose value the server computes, whatever an INSERT or COPY sends: generated
+  /// (GENERATED ALWAYS AS …, whose explicit values are refused), or an identity GENERATED
+  /// ALWAYS (which refuses shop's numbers). An identity BY DEFAULT keeps what is sent.
+  private static let computedSQL = """
+    CASE WHEN a.attgenerated <> '' THEN 'generated' \
+    WHEN a.attidentity = 'a' THEN 'identity' END
+    """
+
   private static let deterministicTest = """
     (SELECT c.collisdeterministic FROM pg_collation c WHERE c.oid = a.attcollation)
     """
@@ -90,18 +105,26 @@ extension PostgresOrders {
       (SELECT count(*) FROM pg_attribute a
       WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped
         AND (a.attname::text, format_type(a.atttypid, a.atttypmod), a.attnotnull,
-          \(primaryKeyTest)) IN (VALUES \(rows.joined(separator: ", ")))) = \(schema.count)
+          \(primaryKeyTest)) IN (VALUES \(rows.joined(separator: ", ")))
+        AND \(computedSQL) IS NULL) = \(schema.count)
       AND NOT EXISTS (SELECT 1 FROM pg_attribute a
       WHERE a.attrelid = \(relation) AND a.attname = 'ref' AND NOT a.attisdropped
         AND NOT (format_type(a.atttypid, a.atttypmod) = 'text' AND NOT a.attnotnull
-          AND \(uniqueAloneTest) AND coalesce(\(deterministicTest), false)))
+          AND \(uniqueAloneTest) AND coalesce(\(deterministicTest), false)
+          AND \(computedSQL) IS NULL))
       AND \(tableFits)
       """
   }()
 
+  /// How a refusal of the table ends: a writer wrote nothing; a reader (which never writes)
+  /// read no order from it.
+  static func refusalEnd(writing: Bool) -> String {
+    writing ? "nothing was written" : "no order was read from it"
+  }
+
   /// Why the table described by `result` (``schemaQuery``'s answer) is not `shop`'s; nil when
-  /// it is, or when there is no table yet.
-  static func schemaProblem(_ result: PostgresResult) -> String? {
+  /// it is, or when there is no table yet. `writing` says how the message ends.
+  static func schemaProblem(_ result: PostgresResult, writing: Bool) -> String? {
     guard result.rows > 0 else { return nil }
     var found: [String: (type: String, notNull: Bool, primaryKey: Bool)] = [:]
     var problems: [String] = []
@@ -110,6 +133,15 @@ extension PostgresOrders {
       found[name] = (type, result.text(row, 2) == "t", result.text(row, 3) == "t")
       if name == "ref", let problem = referenceProblem(result, row, type: type) {
         problems.append(problem)
+      }
+      let shops = name == "ref" || schema.contains { $0.name == name }
+      if shops, let computed = result.text(row, 6) {
+        problems.append(
+          computed == "identity"
+            ? "column \(name) is GENERATED ALWAYS AS IDENTITY, which refuses the values shop "
+              + "sends"
+            : "column \(name) is generated (GENERATED ALWAYS AS …): the server would keep its "
+              + "own value instead of the one shop sends")
       }
     }
     for column in schema {
@@ -129,10 +161,16 @@ extension PostgresOrders {
             + column.declaration)
       }
     }
-    problems += tableProblems(result, 0, from: 6)
+    problems += tableProblems(result, 0, from: 7)
     guard !problems.isEmpty else { return nil }
     return "table \(table) is not the one shop makes: " + problems.joined(separator: "; ")
-      + "; nothing was written"
+      + "; " + refusalEnd(writing: writing)
+  }
+
+  /// Whether the table described by `result` (``schemaQuery``'s answer, with rows) has `ref`:
+  /// a table made before refs has not, and readers read its orders as having none.
+  static func hasReference(_ result: PostgresResult) -> Bool {
+    (0..<result.rows).contains { result.text($0, 0) == "ref" }
   }
 
   /// What is wrong with the `ref` column described in `row`, or nil.
@@ -159,24 +197,43 @@ extension PostgresOrders {
       let kinds = ["p": "a partitioned table", "v": "a view", "m": "a materialized view"]
       problems.append("it is \(kinds[kind] ?? "a relation of kind '\(kind)'"), not a plain table")
     }
-    if let triggers = result.text(row, column + 1) {
+    switch result.text(row, column + 1) {
+    case "u":
+      problems.append(
+        "it is UNLOGGED: a crash of the server empties it, losing every order reported into it")
+    case "t":
+      problems.append(
+        "it is a temporary table (a search_path starting with pg_temp?): the server drops it "
+          + "when the session ends, with every order reported into it")
+    case nil, "p": break
+    case let other?: problems.append("its persistence is '\(other)', not a permanent table's")
+    }
+    if let triggers = result.text(row, column + 2) {
       problems.append(
         "it has BEFORE INSERT row triggers (\(triggers)), which can change or skip the rows "
           + "shop inserts")
     }
-    if let rules = result.text(row, column + 2) {
+    if let rules = result.text(row, column + 3) {
       problems.append("it has INSERT rules (\(rules)), which can change what an INSERT does")
     }
     return problems
   }
 
   /// Asks the catalog whether the table is `shop`'s: 65 naming the columns when not.
-  func checkSchema(on connection: PostgresConnection) throws {
-    let description = try connection.run(Self.schemaQuery)
-    if let problem = Self.schemaProblem(description) {
-      throw PostgresError.badData(connection.place, problem)
+  func checkSchema(on connection: PostgresConnection, writing: Bool) throws {
+    try takeSchema(try connection.run(Self.schemaQuery), writing: writing, place: connection.place)
+  }
+
+  /// Checks ``schemaQuery``'s answer: 65 naming the columns when the table is not `shop`'s;
+  /// else, when there is a table, notes it checked and whether it has `ref`.
+  func takeSchema(_ description: PostgresResult, writing: Bool, place: PostgresPlace) throws {
+    if let problem = Self.schemaProblem(description, writing: writing) {
+      throw PostgresError.badData(place, problem)
     }
-    if description.rows > 0 { schemaChecked = true }
+    if description.rows > 0 {
+      schemaChecked = true
+      hasReference = Self.hasReference(description)
+    }
   }
 
   /// Checks ``tableQuery``'s answer: 65 naming what the table has that `shop`'s does not.
@@ -186,6 +243,6 @@ extension PostgresOrders {
     throw PostgresError.badData(
       place,
       "table \(table) is not the one shop makes: " + problems.joined(separator: "; ")
-        + "; nothing was written")
+        + "; " + refusalEnd(writing: true))
   }
 }

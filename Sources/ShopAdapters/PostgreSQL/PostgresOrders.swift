@@ -35,6 +35,12 @@ public final class PostgresOrders: Orders, OrderHistory {
   private var opened: PostgresConnection?
   /// The table was found to be `shop`'s on this connection: checked once per command.
   var schemaChecked = false
+  /// The checked table has the `ref` column; one made before refs has not, and readers, which
+  /// never alter it, read its orders as having no ref.
+  var hasReference = true
+  /// `$PGCONNECT_TIMEOUT`, as the root read it: the bound on connecting when the URI's
+  /// connect_timeout is unset, 0 or less.
+  private let connectTimeoutVariable: String?
   /// The last order this store saved and confirmed, so reported: for the 75 message.
   var lastSaved: Int?
 
@@ -42,10 +48,14 @@ public final class PostgresOrders: Orders, OrderHistory {
   public static let standardLibrary = LibPQ.standardName
 
   /// Touches nothing yet: `library` is loaded, the connection made and the table created on
-  /// first use.
-  public init(uri: String, library: String = PostgresOrders.standardLibrary) {
+  /// first use by a writer. `connectTimeoutVariable` is `$PGCONNECT_TIMEOUT`, nil when unset.
+  public init(
+    uri: String, library: String = PostgresOrders.standardLibrary,
+    connectTimeoutVariable: String? = nil
+  ) {
     self.uri = uri
     self.library = library
+    self.connectTimeoutVariable = connectTimeoutVariable
   }
 
   /// Why `library` can't serve a PostgreSQL store (it is not there, or too old), or nil when
@@ -100,8 +110,9 @@ public final class PostgresOrders: Orders, OrderHistory {
 
   // MARK: - The connection
 
-  /// Runs `body` on the connection; when the table does not exist yet, creates it and runs
-  /// `body` again. Costs nothing once the table is there.
+  /// For writers: runs `body` on the connection; when the table does not exist yet, or has
+  /// no `ref` column (a table made before refs), creates it or adds the column and runs
+  /// `body` again, which checks the table anew. Costs nothing once the table is there.
   func withTable<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
     let connection = try connect()
     do {
@@ -111,33 +122,72 @@ public final class PostgresOrders: Orders, OrderHistory {
     {  // undefined_table; undefined_column: a table made before refs
       _ = try? connection.run("ROLLBACK")
       try createTable(on: connection)
+      schemaChecked = false  // What was made is checked as any table is: a temporary one too.
       return try body(connection)
+    }
+  }
+
+  /// For readers, which never create or alter anything: runs `body` on the connection, and
+  /// when there is no table, answers `missing` (no orders, as a missing orders file has none).
+  func withExistingTable<Result>(
+    missing: Result, _ body: (PostgresConnection) throws -> Result
+  ) throws -> Result {
+    let connection = try connect()
+    do {
+      return try body(connection)
+    } catch let error as PostgresError where error.sqlState == "42P01" {  // undefined_table
+      return missing
     }
   }
 
   private func connect() throws -> PostgresConnection {
     if let opened { return opened }
-    let connection = try PostgresConnection(uri: uri, library: library)
+    let connection = try PostgresConnection(
+      uri: uri, library: library, connectTimeoutVariable: connectTimeoutVariable)
     opened = connection
     return connection
   }
 
-  /// Under a lock, so two first users don't race on CREATE TABLE.
+  /// Under a lock, so two first users don't race: creates the table when there is none, or
+  /// adds `ref` to one made before refs; asks the catalog first, so each statement runs only
+  /// when needed and a refusal names the privilege it needs (CREATE on the schema for the
+  /// table, ownership for the column).
   private func createTable(on connection: PostgresConnection) throws {
-    // `ref` is nullable, so it is checked apart (``referenceDeclaration``); a table made
-    // before refs gets it here, the first time a statement finds it missing.
-    let columns = Self.schema.map { "  \($0.name) \($0.declaration)" } + ["  ref text UNIQUE"]
-    try connection.run([
+    do {
+      try createOrAlterTable(on: connection)
+    } catch {
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      throw error
+    }
+  }
+
+  private func createOrAlterTable(on connection: PostgresConnection) throws {
+    let found = try connection.run([
       .init(sql: PostgresConnection.begin),
       .init(sql: "SELECT pg_advisory_xact_lock(\(Self.schemaLock))"),
       .init(
-        sql: "CREATE TABLE IF NOT EXISTS \(Self.table) (\n"
-          + columns.joined(separator: ",\n") + "\n)", needs: Needs.create),
-      .init(
-        sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS ref text UNIQUE",
-        needs: Needs.addReference),
-      .init(sql: "COMMIT"),
+        sql: "SELECT to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 FROM "
+          + "pg_attribute WHERE attrelid = to_regclass('\(Self.table)') AND attname = 'ref' "
+          + "AND NOT attisdropped)"),
     ])
+    let exists = found.last?.text(0, 0) == "t"
+    let hasColumn = found.last?.text(0, 1) == "t"
+    // `ref` is nullable, so it is checked apart (``referenceDeclaration``).
+    let columns = Self.schema.map { "  \($0.name) \($0.declaration)" } + ["  ref text UNIQUE"]
+    var statements: [PostgresConnection.Statement] = []
+    if !exists {
+      statements.append(
+        .init(
+          sql: "CREATE TABLE IF NOT EXISTS \(Self.table) (\n"
+            + columns.joined(separator: ",\n") + "\n)", needs: Needs.create))
+    } else if !hasColumn {
+      statements.append(
+        .init(
+          sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS ref text UNIQUE",
+          needs: Needs.addReference))
+    }
+    statements.append(.init(sql: "COMMIT"))
+    try connection.run(statements)
   }
 
   /// The advisory lock key for creating the table: "shop" in ASCII.

@@ -7,6 +7,8 @@ struct PostgresPlace: CustomStringConvertible {
   let port: String?
   /// The URI's own `options` (server settings), which ours are added to.
   let options: String?
+  /// The URI's own `connect_timeout`, as written (libpq's environment default left out).
+  var connectTimeout: String? = nil
 
   /// The URI's own parameters, which libpq does not know and so must not see: `shop_timeout`
   /// (seconds, 1 to 86400), the longest wait for any one answer of the server. Returns the
@@ -65,7 +67,7 @@ struct PostgresPlace: CustomStringConvertible {
           ?? "(default)",
         host: host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost",
         port: values["port"].flatMap { $0.isEmpty ? nil : $0 },
-        options: values["options"]))
+        options: values["options"], connectTimeout: values["connect_timeout"]))
   }
 
   /// libpq's reading of the URI, whose %-escapes may make a newline or an escape sequence.
