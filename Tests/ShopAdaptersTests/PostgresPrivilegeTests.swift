@@ -130,4 +130,42 @@ struct PostgresPrivilegeTests {
       }
     }
   }
+
+  /// The table in a schema of the search path that the role may not use, which the server
+  /// leaves out of the path: every reader and writer stops with 69 naming the schema and
+  /// USAGE, never "no orders", and nothing is created anywhere else.
+  @Test func aTableInASchemaTheRoleMayNotUseIsAPrivilegeErrorNotNoOrders() throws {
+    let table = Self.oldTable.replacingOccurrences(
+      of: "items jsonb NOT NULL", with: "items jsonb NOT NULL"
+    ).replacingOccurrences(
+      of: "payable bigint NOT NULL);", with: "payable bigint NOT NULL, ref text UNIQUE);")
+    let (server, name, uri) = try database(
+      grants: table + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE;"
+        + "REVOKE ALL ON SCHEMA public FROM PUBLIC")
+    let readers: [(String, () throws -> Void)] = [
+      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
+      ("count", { _ = try PostgresOrders(uri: uri).count() }),
+      ("last", { try PostgresOrders(uri: uri).last(5) { _ in } }),
+      ("number", { _ = try PostgresOrders(uri: uri).order(numbered: 1001) { _ in } }),
+      (
+        "ref",
+        { _ = try PostgresOrders(uri: uri).order(referenced: #require(Reference("x"))) { _ in } }
+      ),
+      ("summary", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .none) }),
+      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
+      ("place", { _ = try PostgresOrders(uri: uri).place([draft(ref: "x")]) }),
+    ]
+    for (what, run) in readers {
+      let error = #expect(throws: PostgresError.self, "\(what)") { try run() }
+      #expect(error?.status == .unavailable, "\(what): \(String(describing: error))")
+      #expect(
+        error?.message.contains("schema 'public', which the role may not use") == true
+          && error?.message.contains("USAGE") == true,
+        "\(what): \(String(describing: error))")
+    }
+    #expect(try server.sql("SELECT count(*) FROM shop_orders", database: name) == "1\n")
+    #expect(
+      try server.sql("SELECT count(*) FROM pg_class WHERE relname = 'shop_orders'", database: name)
+        == "1\n")
+  }
 }

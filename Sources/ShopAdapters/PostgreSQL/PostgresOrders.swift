@@ -136,9 +136,33 @@ public final class PostgresOrders: Orders, OrderHistory {
     do {
       return try body(connection)
     } catch let error as PostgresError where error.sqlState == "42P01" {  // undefined_table
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      try checkNotHidden(on: connection)
       return missing
     }
   }
+
+  /// A schema of the search path that the role may not use is left out of it, so a table
+  /// there reads as no table at all: 69 naming the schema, never "no orders".
+  private func checkNotHidden(on connection: PostgresConnection) throws {
+    let hidden = try connection.run(Self.hiddenTableQuery)
+    guard hidden.rows > 0, let schema = hidden.text(0, 0) else { return }
+    throw PostgresError.unavailable(
+      connection.place,
+      "table \(Self.table) is in schema \(TerminalText.quoted(schema.utf8)), which the role "
+        + "may not use: the role needs USAGE on that schema")
+  }
+
+  /// The schema of the search path holding a `shop_orders` the role can't reach for lack of
+  /// USAGE, if any (`$user` is the role's own; quotes are dropped).
+  static let hiddenTableQuery = """
+    SELECT n.nspname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE c.relname = '\(table)' AND NOT has_schema_privilege(n.oid, 'USAGE')
+      AND n.nspname IN (SELECT CASE WHEN s = '$user' THEN current_user::text ELSE s END
+        FROM unnest(string_to_array(
+          replace(replace(current_setting('search_path'), ' ', ''), '"', ''), ',')) s)
+    LIMIT 1
+    """
 
   private func connect() throws -> PostgresConnection {
     if let opened { return opened }
@@ -154,6 +178,7 @@ public final class PostgresOrders: Orders, OrderHistory {
   /// table, ownership for the column).
   private func createTable(on connection: PostgresConnection) throws {
     do {
+      try checkNotHidden(on: connection)
       try createOrAlterTable(on: connection)
     } catch {
       if !connection.isLost { _ = try? connection.run("ROLLBACK") }
