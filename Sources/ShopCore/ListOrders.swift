@@ -27,9 +27,10 @@ public protocol Listing: AnyObject {
   func missing(reference: Reference)
   /// How many orders are saved.
   func count(_ count: Int)
-  /// Delivers what was listed so far; called at the end, and after an error too, since what
-  /// was listed before it is true.
-  func deliver() throws
+  /// Delivers what was listed so far; called at the end (`complete`), and after an error too,
+  /// since what was listed before it is true; but what only frames a whole listing (a header
+  /// before any order) is for a complete one.
+  func deliver(complete: Bool) throws
 }
 
 extension Listing {
@@ -76,10 +77,10 @@ public struct ListOrders {
         }
       }
     } catch {
-      try? listing.deliver()
+      try? listing.deliver(complete: false)
       throw error
     }
-    try listing.deliver()
+    try listing.deliver(complete: true)
     return missing
   }
 }

@@ -104,10 +104,10 @@ struct StoredLineCopyTests {
       run { store, listing in _ = try ListOrders(history: store, listing: listing).run(.all) },
       run { store, listing in
         do { try store.readAll(listing.list) } catch {
-          try? listing.deliver()
+          try? listing.deliver(complete: false)
           throw error
         }
-        try listing.deliver()
+        try listing.deliver(complete: true)
       }
     )
   }

@@ -37,6 +37,33 @@ struct ListingTests {
     #expect(run.stdout.hasPrefix("1001  "))
   }
 
+  /// A CSV listing that stops before its first order prints nothing, not a lone header; one
+  /// that ends complete with no order prints the header; one that stops after some orders
+  /// keeps its header and those orders.
+  @Test func aCSVListingThatFailsBeforeItsFirstOrderPrintsNoHeader() throws {
+    let shop = try RootHarness()
+    let header = "number,placedAt,items,total,payable"
+    let folder = shop.folder.file("a-folder")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let broken = try shop.folder.write("broken.jsonl", "{oops}\n")
+    for (orders, status) in [
+      (folder, 66), (broken, 65), ("postgresql://h/db?shop_timeout=abc", 64),
+    ] {
+      let run = try shop.run("orders", "--csv", "--orders", orders)
+      #expect(run.status == Int32(status) && run.stdout == "", "\(orders): \(run)")
+      #expect(run.stderr.hasPrefix("Error: "), "\(orders): \(run)")
+    }
+    let empty = try shop.run("orders", "--csv", "--orders", shop.folder.file("none.jsonl"))
+    #expect(empty.status == 0 && empty.stdout.hasPrefix(header), "\(empty)")
+    let orders = shop.folder.file("o.jsonl")
+    try shop.run("place", "--orders", orders, "pen=1")
+    let good = try String(contentsOfFile: orders, encoding: .utf8)
+    try (good + "{oops}\n").write(toFile: orders, atomically: false, encoding: .utf8)
+    let partial = try shop.run("orders", "--csv", "--orders", orders)
+    #expect(partial.status == 65 && partial.stdout.hasPrefix(header), "\(partial)")
+    #expect(partial.stdout.contains("\n1001,"), "\(partial)")
+  }
+
   @Test func theCatalogIsSortedBySKU() throws {
     let shop = try RootHarness()
     #expect(try shop.run("catalog").stdout == "lamp 190\npen 30\n")

@@ -33,7 +33,17 @@ public final class OrderListing: Listing {
     self.lines = lines
     self.notes = notes
     buffer.reserveCapacity(OrderListing.deliveryBytes + 4096)
-    if style == .csv { buffer.append(contentsOf: OrderCSV.header) }
+    headerDue = style == .csv
+  }
+
+  /// The CSV header, until it is written: before the first order, or alone at the end of a
+  /// complete listing of none; never alone before an error.
+  private var headerDue: Bool
+
+  private func writeHeader() {
+    guard headerDue else { return }
+    headerDue = false
+    buffer.insert(contentsOf: OrderCSV.header, at: 0)
   }
 
   public func list(_ order: Order) throws {
@@ -48,9 +58,10 @@ public final class OrderListing: Listing {
         encoder.append(order, to: &buffer)
       }
     case .csv:
+      writeHeader()
       OrderCSV.append(order, to: &buffer)
     }
-    if buffer.count >= OrderListing.deliveryBytes { try deliver() }
+    if buffer.count >= OrderListing.deliveryBytes { try deliver(complete: false) }
   }
 
   /// Every order of `history`, for `--json` of a whole store that keeps its lines: each line
@@ -64,7 +75,7 @@ public final class OrderListing: Listing {
       { line in
         buffer.append(contentsOf: line)
         buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= OrderListing.deliveryBytes { try deliver() }
+        if buffer.count >= OrderListing.deliveryBytes { try deliver(complete: false) }
       }, orders: list)
   }
 
@@ -96,7 +107,8 @@ public final class OrderListing: Listing {
     buffer.append(contentsOf: "\(count)\n".utf8)
   }
 
-  public func deliver() throws {
+  public func deliver(complete: Bool) throws {
+    if complete { writeHeader() }
     output.write(buffer)
     buffer.removeAll(keepingCapacity: true)
     try output.flush()
