@@ -63,6 +63,12 @@ struct CommandDescription: Sendable {
   /// by ``CommandLineDescription/problems``).
   var conflicts: [(Conflicting, Conflicting)]
 
+  /// Whether an argument before `--` is this command's help flag itself.
+  func asksForHelp(_ arguments: [[UInt8]]) -> Bool {
+    let names = options.filter { $0.target == .help }.flatMap(\.names).map { Array($0.utf8) }
+    return arguments.prefix { $0 != Array("--".utf8) }.contains { names.contains($0) }
+  }
+
   func option(named name: String) -> OptionDescription? {
     options.first { $0.short == name || $0.long == name }
   }

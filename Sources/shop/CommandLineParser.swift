@@ -81,17 +81,9 @@ struct CommandLineParser {
       return try parse(command, rest)
     } catch {
       // Help wins over every other mistake of the line, as argument-parser's does.
-      if asksForHelp(rest, command) { return .help(command: command.name) }
+      if command.asksForHelp(rest) { return .help(command: command.name) }
       throw error
     }
-  }
-
-  /// Whether an argument before `--` is the command's help flag itself.
-  private func asksForHelp(_ arguments: [[UInt8]], _ command: CommandDescription) -> Bool {
-    let names = command.options.filter { $0.target == .help }.flatMap(\.names).map {
-      Array($0.utf8)
-    }
-    return arguments.prefix { $0 != Array("--".utf8) }.contains { names.contains($0) }
   }
 
   private func parse(_ command: CommandDescription, _ arguments: [[UInt8]]) throws(UsageError)

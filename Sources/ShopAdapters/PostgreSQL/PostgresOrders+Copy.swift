@@ -10,29 +10,12 @@ extension PostgresOrders {
     do {
       let numbering = try lockAndReadNumbering(on: connection)
       orders = try Order.numbered(drafts, after: numbering.last)
-      var json: [UInt8] = []
-      for order in orders {
-        rows.startRow(fields: 6)
-        rows.append(order.number)
-        guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
-          throw PostgresError.badData(
-            place, "order \(order.number): the time is out of PostgreSQL's range")
-        }
-        json.removeAll(keepingCapacity: true)
-        OrderJSON.appendItems(order.lines, to: &json)
-        rows.appendJSONB(json)
-        rows.append(order.total)
-        rows.append(order.payable)
-        rows.appendText(nil)  // No ref: sent as NULL, so no DEFAULT of the table's is used.
-      }
+      try Self.append(orders, to: &rows, place: place)
     } catch {
       if !connection.isLost { _ = try? connection.run("ROLLBACK") }
       throw error
     }
-    let sql =
-      "COPY \(Self.table) (number, placed_at, items, total, payable, ref) FROM STDIN "
-      + "(FORMAT binary)"
-    switch connection.copyThenCommit(sql, rows, count: orders.count, needs: Needs.copy) {
+    switch connection.copyThenCommit(Self.copySQL, rows, count: orders.count, needs: Needs.copy) {
     case .committed:
       return orders
     case .refused(let error, _):
@@ -81,29 +64,14 @@ extension PostgresOrders {
         _ = try connection.run("ROLLBACK")
         return plan.placements
       }
-      var json: [UInt8] = []
-      for order in plan.new {
-        rows.startRow(fields: 6)
-        rows.append(order.number)
-        guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
-          throw PostgresError.badData(
-            connection.place, "order \(order.number): the time is out of PostgreSQL's range")
-        }
-        json.removeAll(keepingCapacity: true)
-        OrderJSON.appendItems(order.lines, to: &json)
-        rows.appendJSONB(json)
-        rows.append(order.total)
-        rows.append(order.payable)
-        rows.appendText(order.reference?.text)
-      }
+      try Self.append(plan.new, to: &rows, place: connection.place)
     } catch {
       if !connection.isLost { _ = try? connection.run("ROLLBACK") }
       throw error
     }
-    let sql =
-      "COPY \(Self.table) (number, placed_at, items, total, payable, ref) FROM STDIN "
-      + "(FORMAT binary)"
-    switch connection.copyThenCommit(sql, rows, count: plan.new.count, needs: Needs.copy) {
+    switch connection.copyThenCommit(
+      Self.copySQL, rows, count: plan.new.count, needs: Needs.copy)
+    {
     case .committed:
       if let last = plan.new.last { lastSaved = last.number }
       return plan.placements
@@ -115,6 +83,32 @@ extension PostgresOrders {
         connection.place, first: plan.new.first?.number, count: plan.new.count,
         lastReported: lastSaved, why: why,
         rerunIsSafe: plan.new.allSatisfy { $0.reference != nil })
+    }
+  }
+
+  /// Every column is sent, `ref` as NULL for an order without one: no DEFAULT of the table's
+  /// takes the place of what `shop` sends.
+  static let copySQL =
+    "COPY \(table) (number, placed_at, items, total, payable, ref) FROM STDIN (FORMAT binary)"
+
+  /// The rows of `orders` in ``copySQL``'s columns.
+  private static func append(
+    _ orders: [Order], to rows: inout PostgresCopyRows, place: PostgresPlace
+  ) throws {
+    var json: [UInt8] = []
+    for order in orders {
+      rows.startRow(fields: 6)
+      rows.append(order.number)
+      guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
+        throw PostgresError.badData(
+          place, "order \(order.number): the time is out of PostgreSQL's range")
+      }
+      json.removeAll(keepingCapacity: true)
+      OrderJSON.appendItems(order.lines, to: &json)
+      rows.appendJSONB(json)
+      rows.append(order.total)
+      rows.append(order.payable)
+      rows.appendText(order.reference?.text)
     }
   }
 }
