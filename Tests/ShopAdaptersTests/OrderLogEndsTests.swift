@@ -128,6 +128,9 @@ struct OrderLogEndsTests {
       time + "2026-11-30T23:60", time + "2026-11-30T23:59:60", time + "2026-11-30T23:59:59z",
       item + #"2,"price":4611686018427387904}],"total":"#,
       item + #"2,"price":4611686018427387904}]"#,
+      // A SKU in a second item, whole: the encoder writes each SKU once.
+      item + #"1,"price":30},{"sku":"pen""#,
+      item + #"1,"price":30},{"sku":"lamp","quantity":1,"price":1},{"sku":"pen","quantity":1"#,
     ] {
       files.append((l1001 + foreign, 2))
     }
@@ -135,6 +138,9 @@ struct OrderLogEndsTests {
     for torn in [
       tens + "27", tens + "270", time + "2028-02-29T23:5", time + "2026-04-30",
       item + #"1000000,"price":0}],"total":0,"payable":0,"placedAt":"2026-1"#,
+      // Another SKU, or one not yet whole that may still become another.
+      item + #"1,"price":30},{"sku":"pen2","quantity":1"#, item + #"1,"price":30},{"sku":"pen"#,
+      item + #"1,"price":30},{"sku":"Pen","quantity":1,"price":30}],"total":60"#,
     ] {
       files.append((l1001 + torn, 0))
     }
@@ -304,9 +310,13 @@ struct OrderLogEndsTests {
     // 140 kB (3 chunks) of items that are all the start of order 1002's line: a write that
     // never finished, however long. It is matched a chunk at a time and cut by the next writer.
     let folder = try TemporaryFolder()
+    // Each item of another SKU, as the encoder writes them.
     var torn = #"{"number":1002,"items":[{"sku":"pen","quantity":1,"price":30}"#
-    let item = #",{"sku":"pen","quantity":1,"price":30}"#
-    torn += String(repeating: item, count: 140_000 / item.utf8.count)
+    var index = 0
+    while torn.utf8.count < 140_000 {
+      torn += #",{"sku":"pen-\#(index)","quantity":1,"price":30}"#
+      index += 1
+    }
     let path = try folder.write("orders.jsonl", Self.l1001 + torn)
     for (name, verdict) in Self.readers(path) {
       #expect(verdict == .orders([1001]), "\(name)")

@@ -48,37 +48,49 @@ struct StoredLineCopyTests {
 
   static let time = #""placedAt":"2026-11-30T06:06:43Z"}"#
 
-  @Test(arguments: [
-    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
-      + time,
-    #"{"number":1001,"ref":"web-1:a/b","items":[{"sku":"pen","quantity":2,"price":30}],"#
-      + #""total":60,"payable":60,"# + time,
-    #"{"number":1001,"ref":"","items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"#
-      + #""payable":60,"# + time,
-    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":-0}],"total":-0,"payable":0,"#
-      + time,
-    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":060,"payable":60,"#
-      + time,
-    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":54,"#
-      + time,
-    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":300}],"total":600,"payable":540,"#
-      + time,
-    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":4611686018427387904}],"#
-      + #""total":-9223372036854775808,"payable":-9223372036854775808,"# + time,
-    #"{"number":1001,"items":[{"sku":"a","quantity":1,"price":9223372036854775807},"#
-      + #"{"sku":"b","quantity":1,"price":1}],"total":0,"payable":0,"# + time,
-    #"{"number":1001,"items":[],"total":0,"payable":0,"# + time,
-    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
-      + #""placedAt":"2026-02-30T06:06:43Z"}"#,
-    #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
-      + #""placedAt":"2026-11-30T06:06:43Z"#,
-    #"{"number":1000,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
-      + time,
-    #"{"number":1001,"items":[{"sku":"\#(String(repeating: "s", count: 65))","quantity":2,"#
-      + #""price":30}],"total":60,"payable":60,"# + time,
-    #"{"number":1001,"items":[{"sku":"pen","price":30,"quantity":2}],"total":60,"payable":60,"#
-      + time,
-  ])
+  /// Items whose SKUs repeat (side by side, apart, past the first three) and ones that only
+  /// look alike: the check refuses the first as the core does, and takes the others.
+  static let skuLines = [
+    ["pen", "pen"], ["pen", "lamp", "pen"], ["a", "b", "c", "a"], ["a", "b", "c", "d", "d"],
+    ["a", "b", "c", "d", "e", "c"], ["pen", "Pen", "pen2", "pe", "pen.", "lamp"],
+  ].map { skus in
+    #"{"number":1001,"items":["#
+      + skus.map { #"{"sku":"\#($0)","quantity":1,"price":0}"# }.joined(separator: ",")
+      + #"],"total":0,"payable":0,"# + time
+  }
+
+  @Test(
+    arguments: [
+      #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
+        + time,
+      #"{"number":1001,"ref":"web-1:a/b","items":[{"sku":"pen","quantity":2,"price":30}],"#
+        + #""total":60,"payable":60,"# + time,
+      #"{"number":1001,"ref":"","items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"#
+        + #""payable":60,"# + time,
+      #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":-0}],"total":-0,"payable":0,"#
+        + time,
+      #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":060,"payable":60,"#
+        + time,
+      #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":54,"#
+        + time,
+      #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":300}],"total":600,"payable":540,"#
+        + time,
+      #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":4611686018427387904}],"#
+        + #""total":-9223372036854775808,"payable":-9223372036854775808,"# + time,
+      #"{"number":1001,"items":[{"sku":"a","quantity":1,"price":9223372036854775807},"#
+        + #"{"sku":"b","quantity":1,"price":1}],"total":0,"payable":0,"# + time,
+      #"{"number":1001,"items":[],"total":0,"payable":0,"# + time,
+      #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
+        + #""placedAt":"2026-02-30T06:06:43Z"}"#,
+      #"{"number":1001,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
+        + #""placedAt":"2026-11-30T06:06:43Z"#,
+      #"{"number":1000,"items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"#
+        + time,
+      #"{"number":1001,"items":[{"sku":"\#(String(repeating: "s", count: 65))","quantity":2,"#
+        + #""price":30}],"total":60,"payable":60,"# + time,
+      #"{"number":1001,"items":[{"sku":"pen","price":30,"quantity":2}],"total":60,"payable":60,"#
+        + time,
+    ] + StoredLineCopyTests.skuLines)
   func onOddLinesTheCheckTakesWhatTheDecoderTakes(line: String) {
     #expect(fast(Array(line.utf8)) == plain(Array(line.utf8)))
   }

@@ -78,13 +78,17 @@ struct PrefixMatch<Chunks: IteratorProtocol<[UInt8]>> {
     index += 1
   }
 
-  mutating func run(_ length: ClosedRange<Int>, where allowed: (UInt8) -> Bool) throws(Stop) {
-    var count = 0
-    while count < length.upperBound, try allowed(next()) {
+  /// The bytes of a run of `length` bytes that are all `allowed`.
+  mutating func run(_ length: ClosedRange<Int>, where allowed: (UInt8) -> Bool) throws(Stop)
+    -> [UInt8]
+  {
+    var bytes: [UInt8] = []
+    while bytes.count < length.upperBound, try allowed(next()) {
+      bytes.append(try next())
       index += 1
-      count += 1
     }
-    guard count >= length.lowerBound else { throw .mismatch }
+    guard bytes.count >= length.lowerBound else { throw .mismatch }
+    return bytes
   }
 }
 
@@ -117,6 +121,8 @@ struct TornTally {
   var sum: Int? = 0
   var quantity = 0
   var total = 0
+  /// The SKUs of the items matched whole: the encoder writes each once.
+  var skus: Set<[UInt8]> = []
 
   mutating func addItem(price: Int) {
     let (amount, productOverflow) = price.multipliedReportingOverflow(by: quantity)
@@ -133,7 +139,7 @@ extension PrefixMatch {
   /// An object's members in `keys`' order and its closing brace, its `{` already matched;
   /// the order's `number` (its digits) is the only value told in advance, and every other
   /// value must be one the encoder writes: integers without a leading zero, a quantity the
-  /// cart holds, the total of the items and its payable, a time that exists.
+  /// cart holds, each SKU once, the total of the items and its payable, a time that exists.
   mutating func members(_ keys: MemberKeys, number: ArraySlice<UInt8>, tally: inout TornTally)
     throws(Stop)
   {
@@ -192,8 +198,10 @@ extension PrefixMatch {
         // A ref or a SKU: every other field has its case above.
         guard let word = value.wordRun else { throw .mismatch }
         try byte(OrderLayout.quote)
-        try run(word.length, where: word.allowed)
+        let bytes = try run(word.length, where: word.allowed)
         try byte(OrderLayout.quote)
+        // A SKU given twice is one item in a cart: a second item of it is no encoder's.
+        if field == .sku, !tally.skus.insert(bytes).inserted { throw .mismatch }
       }
     }
     try byte(OrderLayout.objectEnd)

@@ -27,7 +27,7 @@ extension FileOrders {
 /// The order on a line laid out exactly as ``OrderLayout`` says, read by the fast decoder's own
 /// reader of the layout (``JSONParser/laidOutOrder(_:)``) keeping only the items' sum, and
 /// checked as ``JSONParser/encodersOrder()`` checks it (the layout, SKU and reference syntax, a
-/// quantity a cart holds, price 0 or more, the total the sum of the items without overflow, payable by the
+/// quantity a cart holds, price 0 or more, each SKU once, the total the sum of the items without overflow, payable by the
 /// rule, a real time, by the core's ``ShopCore/Order/init(stored:lines:total:payable:placedAt:reference:)``
 /// rules): its number, or nil where that decoder would give up.
 enum StoredLine {
@@ -41,18 +41,41 @@ enum StoredLine {
     return order.number
   }
 
-  /// All the check keeps of the items: the sum of price × quantity, given up past `Int`.
+  /// All the check keeps of the items: the sum of price × quantity, given up past `Int`, and
+  /// where each SKU lies in the line, given up at a SKU given twice (the core's rule).
   struct Sum: LaidOutItems {
     var amount = 0
+    /// The first three SKUs, inline, as most orders have no more; the rest in `more`.
+    private var first = (Sum.none(), Sum.none(), Sum.none())
+    private var more: [UnsafeBufferPointer<UInt8>] = []
+    private var count = 0
+    private static func none() -> UnsafeBufferPointer<UInt8> { .init(start: nil, count: 0) }
 
     static func empty() -> Sum { Sum() }
 
     mutating func append(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int) -> Bool {
       let (product, productOverflow) = price.multipliedReportingOverflow(by: quantity)
       let (sum, sumOverflow) = amount.addingReportingOverflow(product)
-      guard !productOverflow, !sumOverflow else { return false }
+      guard !productOverflow, !sumOverflow, !holds(sku) else { return false }
       amount = sum
+      switch count {
+      case 0: first.0 = sku
+      case 1: first.1 = sku
+      case 2: first.2 = sku
+      default: more.append(sku)
+      }
+      count += 1
       return true
+    }
+
+    private func holds(_ sku: UnsafeBufferPointer<UInt8>) -> Bool {
+      func same(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard other.count == sku.count else { return false }
+        guard let a = other.baseAddress, let b = sku.baseAddress else { return true }
+        return System.equalBytes(a, b, count: sku.count)
+      }
+      return (count > 0 && same(first.0)) || (count > 1 && same(first.1))
+        || (count > 2 && same(first.2)) || more.contains(where: same)
     }
   }
 }
