@@ -358,8 +358,9 @@ extension ReferenceIndexTests {
   }
 
   /// Where the numbering breaks beside the order a ref finds, the look-up is that line's
-  /// error, never one of two orders of a number, with the index current and with none; a
-  /// ref whose neighbours follow each other is still found.
+  /// error, never one of two orders of a number, for `orders --ref` and for placing the ref
+  /// again, with the index current and with none; a ref whose neighbours follow each other
+  /// is still found.
   @Test(arguments: Break.allCases, [true, false])
   func aRefWhoseNeighboursBreakTheNumberingIsAnErrorAtThatLine(
     change: Break, indexed: Bool
@@ -380,6 +381,15 @@ extension ReferenceIndexTests {
       line = at
     }
     #expect(line == change.line, "\(change)")
+    // Placing the ref again meets the same line, not "already placed" as one of two.
+    let before = try folder.read("orders.jsonl")
+    do {
+      let placed = try FileOrders(path: path).place([draft(change.sought)])
+      Issue.record("\(change): placed again as \(placed)")
+    } catch let FileError.badData(_, at, _) {
+      #expect(at == change.line, "\(change): place")
+    }
+    #expect(try folder.read("orders.jsonl") == before, "\(change): nothing written")
     let other = change.sought == "late" ? "first" : "late"
     #expect(try found(other, in: path) != nil, "\(change): \(other)")
   }

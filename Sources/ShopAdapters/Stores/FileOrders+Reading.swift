@@ -172,13 +172,17 @@ extension FileOrders {
 
   /// The order found on the line at `start` must be the only one of its number: it follows
   /// the line before it, and the next line follows it.
-  private func checkNeighbours(of order: Order, at start: Int, in snapshot: Snapshot) throws {
+  func checkNeighbours(of order: Order, at start: Int, in snapshot: Snapshot)
+    throws(FileError)
+  {
     try checkFollows(order.number, at: start, in: snapshot)
     try checkFollowed(order, next: try snapshot.line(at: start).1, in: snapshot)
   }
 
   /// The line at `next`, unless the snapshot ends there, must follow `order` by one.
-  private func checkFollowed(_ order: Order, next: Int, in snapshot: Snapshot) throws {
+  private func checkFollowed(_ order: Order, next: Int, in snapshot: Snapshot)
+    throws(FileError)
+  {
     guard next < snapshot.end else { return }
     let (after, _) = try snapshot.line(at: next)
     let following = try after.withUnsafeBufferPointer { line throws(FileError) in
@@ -188,7 +192,9 @@ extension FileOrders {
   }
 
   /// The order on the line that starts at `start` must follow the line before it by one.
-  private func checkFollows(_ number: Int, at start: Int, in snapshot: Snapshot) throws {
+  private func checkFollows(_ number: Int, at start: Int, in snapshot: Snapshot)
+    throws(FileError)
+  {
     var previous: Int? = nil
     if start > 0 {
       let (before, bytes) = try snapshot.file.line(endingAt: start - 1)

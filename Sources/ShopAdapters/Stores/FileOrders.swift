@@ -158,8 +158,12 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     let plan = try Placement.plan(drafts, after: ends.last?.number, placedAt: ends.last?.placedAt) {
       reference throws(FileError) in
       if let unterminated, unterminated.reference == reference { return unterminated }
-      guard let indexed else { return nil }
-      return try indexed.index.order(for: reference, in: indexed.orders)
+      guard let indexed,
+        let (order, start) = try indexed.index.located(reference, in: indexed.orders)
+      else { return nil }
+      // As `orders --ref` checks it: never one of two orders of a number.
+      try checkNeighbours(of: order, at: start, in: Snapshot(file: file, ends: ends))
+      return order
     }
     guard let plan else { throw .full(path, OrdersFull(last: ends.last?.number ?? 0)) }
     guard !plan.new.isEmpty else {
