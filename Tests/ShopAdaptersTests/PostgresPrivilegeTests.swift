@@ -168,4 +168,78 @@ struct PostgresPrivilegeTests {
       try server.sql("SELECT count(*) FROM pg_class WHERE relname = 'shop_orders'", database: name)
         == "1\n")
   }
+
+  /// `uri` with `path` as its search path, in its `options` as written: spaces escaped for
+  /// libpq, every byte but ASCII letters and digits percent-encoded.
+  static func uri(_ uri: String, searchPath path: String) -> String {
+    let option = "-c search_path=" + path.replacingOccurrences(of: " ", with: #"\ "#)
+    let encoded = option.utf8.map { byte in
+      let scalar = Unicode.Scalar(byte)
+      return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+        || ("0"..."9").contains(scalar) ? String(scalar) : String(format: "%%%02X", byte)
+    }
+    return uri + "?options=" + encoded.joined()
+  }
+
+  /// Schemas as the search path can name them, each written as the server reads it: quoted
+  /// (as written, `""` for `"`, spaces and commas kept), unquoted (folded to lower case), or
+  /// `$user`. Each holds the table, and the role may not use it.
+  static let hiddenSchemas: [(schema: String, path: String)] = [
+    (#""team a""#, #""team a", public"#),
+    (#""My Sch""ema""#, #""My Sch""ema",public"#),
+    ("mixed", "MIXED , public"),
+    (#""MiXed""#, #"  "MiXed"  ,public"#),
+    (#""a,b""#, #""a,b", public"#),
+    ("ROLE", #""$user", public"#),
+  ]
+
+  /// Whatever way the search path writes the schema the role may not use, every command
+  /// stops with 69 naming it: no reader shows no orders, and no writer creates a second table
+  /// in a later schema of the path.
+  @Test(arguments: 0..<hiddenSchemas.count)
+  func aSchemaTheRoleMayNotUseIsFoundHoweverThePathWritesIt(index: Int) throws {
+    let (schema, path) = Self.hiddenSchemas[index]
+    let (server, name, plain) = try database(
+      grants: "CREATE SCHEMA \(schema); SET search_path = \(schema);" + Self.oldTable
+        + "ALTER TABLE shop_orders ADD COLUMN ref text UNIQUE;"
+        + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE;"
+        + "GRANT CREATE ON SCHEMA public TO ROLE")
+    let uri = Self.uri(plain, searchPath: path)
+    let role = "r" + name
+    let shown = (schema == "ROLE" ? role : schema).replacingOccurrences(of: "\"\"", with: "\u{1}")
+      .replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "\u{1}", with: "\"")
+    let commands: [(String, () throws -> Void)] = [
+      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
+      ("count", { _ = try PostgresOrders(uri: uri).count() }),
+      ("summary", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .sku) }),
+      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
+      ("place", { _ = try PostgresOrders(uri: uri).place([draft(ref: "x")]) }),
+    ]
+    for (what, run) in commands {
+      let error = #expect(throws: PostgresError.self, "\(path) \(what)") { try run() }
+      #expect(error?.status == .unavailable, "\(path) \(what): \(String(describing: error))")
+      #expect(
+        error?.message.contains(
+          "table shop_orders is in schema \(TerminalText.quoted(shown.utf8)), which the role "
+            + "may not use: the role needs USAGE on that schema") == true,
+        "\(path) \(what): \(String(describing: error))")
+    }
+    #expect(
+      try server.sql("SELECT count(*) FROM pg_class WHERE relname = 'shop_orders'", database: name)
+        == "1\n", "\(path)")
+  }
+
+  /// A schema named like a part of a path element is not on the path: `"a,b"` names one
+  /// schema, not `a` and `b`; `"Mixed"` is not `mixed`. The role may not use `a` or `mixed`,
+  /// which hold a table: it is not the one meant, and the role's own table is used.
+  @Test(arguments: [(#"a"#, #""a,b", public"#), ("mixed", #""Mixed", public"#)])
+  func aSchemaNotOnThePathIsNotTakenForOne(schema: String, path: String) throws {
+    let (_, _, plain) = try database(
+      grants: "CREATE SCHEMA \(schema); SET search_path = \(schema);" + Self.oldTable
+        + "GRANT CREATE ON SCHEMA public TO ROLE")
+    let uri = Self.uri(plain, searchPath: path)
+    #expect(try PostgresOrders(uri: uri).count() == 0, "\(path)")
+    #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [1001], "\(path)")
+    #expect(try PostgresOrders(uri: uri).count() == 1, "\(path)")
+  }
 }

@@ -154,14 +154,34 @@ public final class PostgresOrders: Orders, OrderHistory {
   }
 
   /// The schema of the search path holding a `shop_orders` the role can't reach for lack of
-  /// USAGE, if any (`$user` is the role's own; quotes are dropped).
+  /// USAGE, if any.
   static let hiddenTableQuery = """
-    SELECT n.nspname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE c.relname = '\(table)' AND NOT has_schema_privilege(n.oid, 'USAGE')
-      AND n.nspname IN (SELECT CASE WHEN s = '$user' THEN current_user::text ELSE s END
-        FROM unnest(string_to_array(
-          replace(replace(current_setting('search_path'), ' ', ''), '"', ''), ',')) s)
+    SELECT n.nspname::pg_catalog.text
+    FROM (\(searchPathSQL)) s
+      JOIN pg_catalog.pg_namespace n ON n.nspname::pg_catalog.text = s.name
+      JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = '\(table)'
+    WHERE NOT pg_catalog.has_schema_privilege(n.oid, 'USAGE')
+    ORDER BY s.o
     LIMIT 1
+    """
+
+  /// The schemas of the search path (`o`, `name`), in order, read as the server reads the
+  /// setting (which it checked when it took it): elements split on commas outside double
+  /// quotes, spaces around them dropped; a quoted one as written, `""` standing for `"`; an
+  /// unquoted one folded to lower case as identifiers fold (ASCII letters only). `$user` is
+  /// the current role's schema, `pg_temp` the session's temporary schema (NULL until it has
+  /// one). A schema that does not exist is a name no schema has.
+  static let searchPathSQL = """
+    SELECT p.o, CASE WHEN p.name = '$user' THEN current_user::pg_catalog.text
+      WHEN p.name = 'pg_temp' THEN (SELECT t.nspname::pg_catalog.text
+        FROM pg_catalog.pg_namespace t WHERE t.oid = pg_catalog.pg_my_temp_schema())
+      ELSE p.name END AS name
+    FROM (SELECT r.o, coalesce(pg_catalog.replace(r.m[1], '""', '"'),
+        pg_catalog.translate(r.m[2], 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'))
+        AS name
+      FROM pg_catalog.regexp_matches(pg_catalog.current_setting('search_path'),
+        E'"((?:[^"]|"")*)"|([^ \\t\\n\\r\\f,"][^ \\t\\n\\r\\f,]*)', 'g')
+        WITH ORDINALITY AS r(m, o)) p
     """
 
   private func connect() throws -> PostgresConnection {
