@@ -242,4 +242,60 @@ struct PostgresPrivilegeTests {
     #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [1001], "\(path)")
     #expect(try PostgresOrders(uri: uri).count() == 1, "\(path)")
   }
+
+  /// The first schema of the path that holds a `shop_orders` is the one meant, whether or not
+  /// a later one holds a table the role may use: when the role may not use that first schema,
+  /// every command stops with 69 naming it, and nothing is read from or written to the later
+  /// table. `schema` is the one the role may not use; `path` lists it first or after public.
+  @Test(arguments: [
+    ("early", "early, public", true), (#""Early Bird""#, #""Early Bird",public"#, true),
+    ("ROLE", #""$user", public"#, true), ("early", "public, early", false),
+  ])
+  func theFirstSchemaHoldingTheTableIsTheOneMeantEvenWhenALaterOneHoldsOne(
+    schema: String, path: String, hidden: Bool
+  ) throws {
+    let table =
+      Self.oldTable + "ALTER TABLE shop_orders ADD COLUMN ref text UNIQUE;"
+      + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE;"
+    let (server, name, plain) = try database(
+      grants: "CREATE SCHEMA \(schema); SET search_path = \(schema);" + table
+        + "SET search_path = public;" + table
+        + "INSERT INTO shop_orders VALUES (1002, '2026-11-30T06:06:44Z', '[{\"sku\":\"pen\",\"quantity\":1,"
+        + "\"price\":30}]', 30, 30, NULL)")
+    let uri = Self.uri(plain, searchPath: path)
+    let shown = schema == "ROLE" ? "r" + name : schema.replacingOccurrences(of: "\"", with: "")
+    let commands: [(String, () throws -> Void)] = [
+      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
+      ("count", { _ = try PostgresOrders(uri: uri).count() }),
+      ("last", { try PostgresOrders(uri: uri).last(5) { _ in } }),
+      ("number", { _ = try PostgresOrders(uri: uri).order(numbered: 1001) { _ in } }),
+      (
+        "ref",
+        { _ = try PostgresOrders(uri: uri).order(referenced: #require(Reference("x"))) { _ in } }
+      ),
+      ("range", { try PostgresOrders(uri: uri).orders(in: .all, last: nil) { _ in } }),
+      ("summary", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .none) }),
+      ("summary by sku", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .sku) }),
+      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
+      ("copy", { _ = try PostgresOrders(uri: uri).save((0..<70).map { _ in try draft() }) }),
+      ("place", { _ = try PostgresOrders(uri: uri).place([draft(ref: "x")]) }),
+    ]
+    guard hidden else {
+      for (what, run) in commands { #expect(throws: Never.self, "\(path) \(what)") { try run() } }
+      #expect(try PostgresOrders(uri: uri).count() == 74, "\(path)")
+      return
+    }
+    for (what, run) in commands {
+      let error = #expect(throws: PostgresError.self, "\(path) \(what)") { try run() }
+      #expect(error?.status == .unavailable, "\(path) \(what): \(String(describing: error))")
+      #expect(
+        error?.message.contains(
+          "table shop_orders is in schema \(TerminalText.quoted(shown.utf8)), which the role "
+            + "may not use: the role needs USAGE on that schema") == true,
+        "\(path) \(what): \(String(describing: error))")
+    }
+    #expect(
+      try server.sql("SELECT count(*) FROM public.shop_orders", database: name) == "2\n",
+      "\(path)")
+  }
 }

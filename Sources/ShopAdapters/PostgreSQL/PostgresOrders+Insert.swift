@@ -68,7 +68,9 @@ extension PostgresOrders {
       if checking && !connection.isLost && error.sqlState != "42P01" {
         do {
           try checkSchema(on: connection, writing: true)
-        } catch let foreign as PostgresError where foreign.status == .dataError {
+        } catch let foreign as PostgresError
+          where foreign.status == .dataError || foreign.sqlState == "42501"
+        {  // Not shop's table, or not the one meant.
           throw foreign
         } catch {}  // The catalog can't say: the refusal itself is the message.
       }

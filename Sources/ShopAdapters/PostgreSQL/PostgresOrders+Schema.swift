@@ -60,11 +60,12 @@ extension PostgresOrders {
   /// primary key, whether a unique index of a deterministic collation has it alone as its
   /// key (NULLs distinct, no predicate), whether its collation is deterministic (NULL for
   /// none), how the server computes it instead of keeping what is sent (NULL for not); then
-  /// ``tableQuery``'s four, the same in every row. No row when there is no table.
+  /// ``tableQuery``'s four and ``hiddenSchemaSQL``, the same in every row. No row when there
+  /// is no table.
   static let schemaQuery = """
     SELECT a.attname, format_type(a.atttypid, a.atttypmod), a.attnotnull, \(primaryKeyTest),
       \(uniqueAloneTest), \(deterministicTest), \(computedSQL), \(kindSQL), \(persistenceSQL),
-      \(triggersSQL), \(rulesSQL)
+      \(triggersSQL), \(rulesSQL), \(hiddenSchemaSQL)
     FROM pg_attribute a
     WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped
     ORDER BY a.attnum
@@ -112,7 +113,7 @@ extension PostgresOrders {
         AND NOT (format_type(a.atttypid, a.atttypmod) = 'text' AND NOT a.attnotnull
           AND \(uniqueAloneTest) AND coalesce(\(deterministicTest), false)
           AND \(computedSQL) IS NULL))
-      AND \(tableFits)
+      AND \(tableFits) AND \(hiddenSchemaSQL) IS NULL
       """
   }()
 
@@ -224,9 +225,15 @@ extension PostgresOrders {
     try takeSchema(try connection.run(Self.schemaQuery), writing: writing, place: connection.place)
   }
 
-  /// Checks ``schemaQuery``'s answer: 65 naming the columns when the table is not `shop`'s;
-  /// else, when there is a table, notes it checked and whether it has `ref`.
+  /// Checks ``schemaQuery``'s answer: 69 when the table meant is in a schema the role may not
+  /// use; 65 naming the columns when the table is not `shop`'s; else, when there is a table,
+  /// notes it checked and whether it has `ref`.
   func takeSchema(_ description: PostgresResult, writing: Bool, place: PostgresPlace) throws {
+    // The table found is not the one meant when the one meant is in a schema the role may
+    // not use: that is the error, whatever the table found is like.
+    if description.rows > 0, let schema = description.text(0, 11) {
+      throw Self.hidden(in: schema, place: place)
+    }
     if let problem = Self.schemaProblem(description, writing: writing) {
       throw PostgresError.badData(place, problem)
     }

@@ -147,23 +147,34 @@ public final class PostgresOrders: Orders, OrderHistory {
   private func checkNotHidden(on connection: PostgresConnection) throws {
     let hidden = try connection.run(Self.hiddenTableQuery)
     guard hidden.rows > 0, let schema = hidden.text(0, 0) else { return }
-    throw PostgresError.unavailable(
-      connection.place,
-      "table \(Self.table) is in schema \(TerminalText.quoted(schema.utf8)), which the role "
-        + "may not use: the role needs USAGE on that schema")
+    throw Self.hidden(in: schema, place: connection.place)
   }
 
-  /// The schema of the search path holding a `shop_orders` the role can't reach for lack of
-  /// USAGE, if any.
-  static let hiddenTableQuery = """
-    SELECT n.nspname::pg_catalog.text
+  /// The table meant is in `schema`, which the role may not use: 69, a missing privilege
+  /// (SQLSTATE 42501) as the server would say.
+  static func hidden(in schema: String, place: PostgresPlace) -> PostgresError {
+    PostgresError.unavailable(
+      place,
+      "table \(table) is in schema \(TerminalText.quoted(schema.utf8)), which the role "
+        + "may not use: the role needs USAGE on that schema", sqlState: "42501")
+  }
+
+  /// The table meant is in the first schema of the search path that holds a relation named
+  /// `shop_orders`, whether or not the role may use that schema (the server skips it when
+  /// not, and would find a later one): that schema's name when the role lacks USAGE on it,
+  /// else NULL. One value, computed once per statement.
+  static let hiddenSchemaSQL = """
+    (SELECT CASE WHEN NOT pg_catalog.has_schema_privilege(n.oid, 'USAGE')
+      THEN n.nspname::pg_catalog.text END
     FROM (\(searchPathSQL)) s
       JOIN pg_catalog.pg_namespace n ON n.nspname::pg_catalog.text = s.name
       JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = '\(table)'
-    WHERE NOT pg_catalog.has_schema_privilege(n.oid, 'USAGE')
     ORDER BY s.o
-    LIMIT 1
+    LIMIT 1)
     """
+
+  /// ``hiddenSchemaSQL`` alone, for when no table was found.
+  static let hiddenTableQuery = "SELECT \(hiddenSchemaSQL)"
 
   /// The schemas of the search path (`o`, `name`), in order, read as the server reads the
   /// setting (which it checked when it took it): elements split on commas outside double
