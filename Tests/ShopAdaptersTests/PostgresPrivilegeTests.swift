@@ -98,11 +98,23 @@ struct PostgresPrivilegeTests {
   /// A writer that would have to create the table or add its ref column, without the
   /// privilege to: 69, naming what it lacks, and never the schema's USAGE, which it has.
   @Test func aWriterMissingAPrivilegeIsToldWhichOne() throws {
+    let addReference =
+      "to own table shop_orders, and CREATE on its schema for the column's unique index, to "
+      + "add its ref column"
     let cases: [(grants: String, says: String)] = [
       ("", "CREATE on the schema to create table shop_orders"),
+      (Self.oldTable + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE", addReference),
+      // The owner, without CREATE on the schema: the unique index is refused for the schema.
+      (Self.oldTable + "ALTER TABLE shop_orders OWNER TO ROLE", addReference),
       (
-        Self.oldTable + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE",
-        "to own table shop_orders to add its ref column"
+        Self.oldTable + "ALTER TABLE shop_orders OWNER TO ROLE; CREATE SCHEMA s; "
+          + "ALTER TABLE shop_orders SET SCHEMA s; GRANT USAGE ON SCHEMA s TO ROLE; "
+          + "ALTER role ROLE SET search_path = s", addReference
+      ),
+      // CREATE on the schema, not the owner.
+      (
+        Self.oldTable + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE; "
+          + "GRANT CREATE ON SCHEMA public TO ROLE", addReference
       ),
     ]
     for (grants, says) in cases {
@@ -121,12 +133,19 @@ struct PostgresPrivilegeTests {
           "\(says) \(what): \(String(describing: error))")
       }
       let table = try server.sql(
-        "SELECT to_regclass('shop_orders') IS NOT NULL", database: name)
+        "SET search_path = public, s; SELECT to_regclass('shop_orders') IS NOT NULL",
+        database: name)
       #expect(table == (grants.isEmpty ? "f\n" : "t\n"), "\(says)")
       if !grants.isEmpty {
         #expect(
           try server.sql(
-            "SELECT count(*) FROM shop_orders", database: name) == "1\n")
+            "SET search_path = public, s; SELECT count(*) FROM shop_orders", database: name)
+            == "1\n")
+        #expect(
+          try server.sql(
+            "SELECT count(*) FROM pg_attribute WHERE attname = 'ref' AND attrelid = "
+              + "(SELECT oid FROM pg_class WHERE relname = 'shop_orders')", database: name)
+            == "0\n")
       }
     }
   }

@@ -25,8 +25,11 @@ public final class PostgresOrders: Orders, OrderHistory {
     static let copy = "INSERT on table \(table)"
     static let create =
       "CREATE on the schema to create table \(table) (or create it first, as the README shows)"
+    /// ADD COLUMN … UNIQUE creates an index, which the server makes only for the table's
+    /// owner with CREATE on its schema: either refusal gets this one message.
     static let addReference =
-      "to own table \(table) to add its ref column (or add it first, as the README shows)"
+      "to own table \(table), and CREATE on its schema for the column's unique index, to add "
+      + "its ref column (or add it first, as the README shows)"
   }
 
   private let uri: String
