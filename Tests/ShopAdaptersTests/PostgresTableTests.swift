@@ -404,4 +404,74 @@ struct PostgresTableTests {
     try expectEveryCommandRefuses(server.tcpURI(name), saying: says)
     #expect(try rows(server, name) == "0\n")
   }
+
+  // MARK: - Types and functions named as pg_catalog's
+
+  /// A search path that puts `public` before `pg_catalog`, as the URI's options can.
+  static func publicFirst(_ uri: String) -> String {
+    PostgresPrivilegeTests.uri(uri, searchPath: "public, pg_catalog")
+  }
+
+  /// Domains named as the types of shop's columns, in a schema before pg_catalog on the path:
+  /// a domain (whose CHECK can refuse orders) is not the type, whatever `format_type` prints.
+  static let lookalikeTypes: [(sql: String, says: String)] = [
+    (
+      "CREATE DOMAIN public.jsonb AS pg_catalog.jsonb CHECK "
+        + "(pg_catalog.jsonb_array_length(VALUE) < 2); CREATE TABLE shop_orders ("
+        + fiveColumns.replacingOccurrences(of: "items jsonb", with: "items public.jsonb")
+        + "ref text UNIQUE)",
+      "column items is of type jsonb (from schema 'public') where shop expects jsonb NOT NULL"
+    ),
+    (
+      "CREATE DOMAIN public.text AS pg_catalog.text CHECK (pg_catalog.length(VALUE) < 3); "
+        + "CREATE TABLE shop_orders (\(fiveColumns)ref public.text UNIQUE)",
+      "column ref is of type text (from schema 'public') where shop expects text UNIQUE"
+    ),
+    (
+      "CREATE DOMAIN public.int8 AS pg_catalog.int8 CHECK (VALUE < 100); "
+        + "CREATE TABLE shop_orders ("
+        + fiveColumns.replacingOccurrences(of: "total bigint", with: "total public.int8")
+        + "ref text UNIQUE)",
+      "column total is of type int8 (from schema 'public') where shop expects bigint NOT NULL"
+    ),
+    (
+      "CREATE TABLE shop_orders ("
+        + fiveColumns.replacingOccurrences(of: "timestamptz", with: "pg_catalog.timestamptz(3)")
+        + "ref text UNIQUE)",
+      "column placed_at is of type timestamp(3) with time zone where shop expects"
+    ),
+  ]
+
+  @Test(arguments: 0..<lookalikeTypes.count)
+  func aDomainNamedAsAColumnsTypeIsNotThatType(index: Int) throws {
+    let (sql, says) = Self.lookalikeTypes[index]
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    try server.sql(sql, database: name)
+    try expectEveryCommandRefuses(Self.publicFirst(server.tcpURI(name)), saying: says)
+    #expect(try rows(server, name) == "0\n")
+  }
+
+  /// A type `text` before pg_catalog on the path changes none of shop's own queries: every
+  /// command takes shop's table and reads back what it wrote (a `text` of `char(6)` padded
+  /// the table's kind, which was then refused as a relation of kind 'r     ').
+  @Test(arguments: ["pg_catalog.bpchar(6)", "pg_catalog.varchar(1)"])
+  func aTypeNamedTextBeforePgCatalogChangesNoneOfShopsQueries(over type: String) throws {
+    let (server, name, plain) = try emptyTable()
+    try server.sql("CREATE DOMAIN public.text AS \(type)", database: name)
+    let uri = Self.publicFirst(plain)
+    #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [1001])
+    #expect(try PostgresOrders(uri: uri).save((1...5).map { try draft($0) }).count == 5)
+    #expect(try PostgresOrders(uri: uri).save((0..<70).map { try draft($0 % 3 + 1) }).count == 70)
+    #expect(try PostgresOrders(uri: uri).place([draft(ref: "web-1")]).count == 1)
+    #expect(try PostgresOrders(uri: uri).count() == 77)
+    var listed: [Int] = []
+    try PostgresOrders(uri: uri).readAll { listed.append($0.number) }
+    #expect(listed == Array(1001...1077))
+    #expect(try PostgresOrders(uri: uri).order(referenced: #require(Reference("web-1"))) { _ in })
+    let days = try PostgresOrders(uri: uri).summary(of: .all, by: .day)
+    #expect(days.days.map(\.totals.orders) == [77])
+    let skus = try PostgresOrders(uri: uri).summary(of: .all, by: .sku)
+    #expect(skus.sales.map(\.sku) == ["pen"])
+  }
 }

@@ -223,10 +223,11 @@ public final class PostgresOrders: Orders, OrderHistory {
   private func createOrAlterTable(on connection: PostgresConnection) throws {
     let found = try connection.run([
       .init(sql: PostgresConnection.begin),
-      .init(sql: "SELECT pg_advisory_xact_lock(\(Self.schemaLock))"),
+      .init(sql: "SELECT pg_catalog.pg_advisory_xact_lock(\(Self.schemaLock))"),
       .init(
-        sql: "SELECT to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 FROM "
-          + "pg_attribute WHERE attrelid = to_regclass('\(Self.table)') AND attname = 'ref' "
+        sql: "SELECT pg_catalog.to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 "
+          + "FROM pg_catalog.pg_attribute WHERE attrelid = "
+          + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'ref' "
           + "AND NOT attisdropped)"),
     ])
     let exists = found.last?.text(0, 0) == "t"
