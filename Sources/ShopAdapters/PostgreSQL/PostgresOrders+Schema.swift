@@ -76,14 +76,16 @@ extension PostgresOrders {
   /// deterministic collation has it alone as its key (NULLs distinct, no predicate), whether
   /// its collation is deterministic (NULL for none), how the server computes it instead of
   /// keeping what is sent (NULL for not); then ``tableQuery``'s four and ``hiddenSchemaSQL``,
-  /// the same in every row; then the type's OID, its modifier (-1 for none) and its schema.
-  /// No row when there is no table.
+  /// the same in every row; then the type's OID, its modifier (-1 for none) and its schema;
+  /// then whether an insert must give it a value (``requiredTest``). No row when there is no
+  /// table.
   static let schemaQuery = """
     SELECT a.attname::pg_catalog.text, pg_catalog.format_type(a.atttypid, a.atttypmod),
       a.attnotnull, \(primaryKeyTest), \(uniqueAloneTest), \(deterministicTest), \(computedSQL),
       \(kindSQL), \(persistenceSQL), \(triggersSQL), \(rulesSQL), \(hiddenSchemaSQL),
       a.atttypid, a.atttypmod, (SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_type t
-        JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace WHERE t.oid = a.atttypid)
+        JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace WHERE t.oid = a.atttypid),
+      \(requiredTest)
     FROM pg_catalog.pg_attribute a
     WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped
     ORDER BY a.attnum
@@ -114,6 +116,19 @@ extension PostgresOrders {
     WHEN a.attidentity = 'a' THEN 'identity' END
     """
 
+  /// A column an INSERT must give a value, as it is NOT NULL (itself, or its domain) and the
+  /// server has none for it: no default of its own or of its domain, neither generated nor an
+  /// identity. `shop` sends only its six columns, so another such column makes inserts fail.
+  private static let requiredTest = """
+    (NOT a.atthasdef AND a.attgenerated = '' AND a.attidentity = '' \
+    AND (SELECT (a.attnotnull OR t.typnotnull) AND t.typdefaultbin IS NULL \
+    FROM pg_catalog.pg_type t WHERE t.oid = a.atttypid))
+    """
+
+  /// The names of the columns `shop` sends, as an SQL list.
+  private static let sentColumns =
+    (schema.map(\.name) + ["ref"]).map { "'\($0)'" }.joined(separator: ", ")
+
   private static let deterministicTest = """
     (SELECT c.collisdeterministic FROM pg_catalog.pg_collation c WHERE c.oid = a.attcollation)
     """
@@ -135,6 +150,9 @@ extension PostgresOrders {
         AND NOT (a.atttypid = \(textOID)::pg_catalog.oid AND NOT a.attnotnull
           AND \(uniqueAloneTest) AND coalesce(\(deterministicTest), false)
           AND \(computedSQL) IS NULL))
+      AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a
+      WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped
+        AND a.attname::pg_catalog.text NOT IN (\(sentColumns)) AND \(requiredTest))
       AND \(tableFits) AND \(hiddenSchemaSQL) IS NULL
       """
   }()
@@ -158,6 +176,11 @@ extension PostgresOrders {
         problems.append(problem)
       }
       let shops = name == "ref" || schema.contains { $0.name == name }
+      if !shops && result.text(row, 15) == "t" {
+        problems.append(
+          "column \(name) is NOT NULL with no default, and shop sends only its own columns: "
+            + "every insert would be refused (give it a default, or make it nullable)")
+      }
       if shops, let computed = result.text(row, 6) {
         problems.append(
           computed == "identity"
