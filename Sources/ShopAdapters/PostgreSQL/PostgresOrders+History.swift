@@ -175,10 +175,12 @@ extension PostgresOrders {
     AND (item->>'price')::pg_catalog.numeric <= \(Int.max) ELSE false END)
     """
 
-  /// The first order of the range, its time good, that holds an item no listing takes.
+  /// The first order of the range, its time good, that holds an item no listing takes, or
+  /// whose items repeat a SKU (which no cart does, and every listing refuses).
   private static let badItem = """
-    (SELECT min(number) FROM kept, \(items) AS item \
-    WHERE NOT bad AND NOT coalesce(\(itemFits), false))
+    (SELECT min(number) FROM kept WHERE NOT bad \
+    AND (EXISTS (SELECT 1 FROM \(items) AS item WHERE NOT coalesce(\(itemFits), false)) \
+    OR EXISTS (SELECT 1 FROM \(items) AS item GROUP BY item->>'sku' HAVING count(*) > 1)))
     """
 
   /// Each item of a kept row; items that are no list of items, or an empty one, are one
