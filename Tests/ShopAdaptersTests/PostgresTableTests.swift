@@ -534,4 +534,29 @@ struct PostgresTableTests {
     #expect(try rows(server, name) == "\(size)\n")
     #expect(try store.save([draft()]).map(\.number) == [1001 + size])
   }
+
+  /// A numbering whose first order is not 1001: every reader that checks it says so in the
+  /// same words, the full listing too, never that an order before 1001 was followed.
+  @Test(arguments: [[1003], [1002, 1003], [5000], [1500, 1501, 1502]])
+  func aFirstOrderPast1001IsToldAsTheFirstOrderByEveryReader(numbers: [Int]) throws {
+    let (server, name, uri) = try emptyTable()
+    try server.sql(
+      "INSERT INTO shop_orders (number, placed_at, items, total, payable) SELECT n, "
+        + #"'2026-11-30T06:06:43Z', '[{"sku":"pen","quantity":1,"price":30}]', 30, 30 "#
+        + "FROM unnest(ARRAY\(numbers)::int8[]) AS n", database: name)
+    let says = "order \(numbers[0]) is the first order: numbers start at 1001"
+    let readers: [(String, () throws -> Void)] = [
+      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
+      ("last", { try PostgresOrders(uri: uri).last(numbers.count) { _ in } }),
+      ("number", { _ = try PostgresOrders(uri: uri).order(numbered: 1001) { _ in } }),
+      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
+    ]
+    for (what, read) in readers {
+      let error = #expect(throws: PostgresError.self, "\(numbers) \(what)") { try read() }
+      #expect(error?.status == .dataError, "\(numbers) \(what): \(String(describing: error))")
+      #expect(
+        error?.message.hasSuffix(says) == true,
+        "\(numbers) \(what): \(String(describing: error))")
+    }
+  }
 }

@@ -182,7 +182,10 @@ extension PostgresOrders {
       place,
       number < expected
         ? "order \(number) comes where \(expected) should: a repeat or a number before 1001"
-        : Numbering.gap(number, after: expected &- 1)
+        : previous == nil
+          // No order comes before it: the words of every other reader (``Numbering``).
+          ? "order \(number) is the first order: numbers start at \(Order.firstNumber)"
+          : Numbering.gap(number, after: expected &- 1)
     )
   }
 
