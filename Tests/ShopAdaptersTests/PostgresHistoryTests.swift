@@ -223,6 +223,9 @@ struct PostgresHistoryTests {
     #"[{"sku":5,"quantity":1,"price":30}]"#, #"[{"sku":"pén","quantity":1,"price":30}]"#,
     #"[{"quantity":1,"price":30}]"#,
     #"[{"sku":"\#(String(repeating: "a", count: 65))","quantity":1,"price":30}]"#,
+    #"[{"sku":"pen","quantity":1,"price":30}, {"sku":"pen","quantity":1,"price":30}]"#,
+    #"[{"sku":"pen","quantity":1,"price":30}, {"sku":"ink","quantity":2,"price":5}, "#
+      + #"{"sku":"pen","quantity":3,"price":30}]"#,
   ])
   func aStoredItemNoListingTakesIs65ForTheSummaryBySKU(items: String) throws {
     let (server, name, store, _) = try store()
@@ -235,6 +238,11 @@ struct PostgresHistoryTests {
     #expect(summed?.status == .dataError, "\(items): \(String(describing: summed))")
     #expect(summed?.message == listed?.message, "\(items)")
     #expect(summed?.message.contains("order 1045: ") == true, "\(String(describing: summed))")
+    if items.components(separatedBy: #""pen""#).count > 2 {
+      #expect(
+        summed?.message.contains("the items hold 'pen' twice, which no cart does") == true,
+        "\(String(describing: summed))")
+    }
   }
 
   /// Times no listing takes, stored by hand, and what every reader that meets one must say.

@@ -98,11 +98,23 @@ struct PostgresPrivilegeTests {
   /// A writer that would have to create the table or add its ref column, without the
   /// privilege to: 69, naming what it lacks, and never the schema's USAGE, which it has.
   @Test func aWriterMissingAPrivilegeIsToldWhichOne() throws {
+    let addReference =
+      "to own table shop_orders, and CREATE on its schema for the column's unique index, to "
+      + "add its ref column"
     let cases: [(grants: String, says: String)] = [
       ("", "CREATE on the schema to create table shop_orders"),
+      (Self.oldTable + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE", addReference),
+      // The owner, without CREATE on the schema: the unique index is refused for the schema.
+      (Self.oldTable + "ALTER TABLE shop_orders OWNER TO ROLE", addReference),
       (
-        Self.oldTable + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE",
-        "to own table shop_orders to add its ref column"
+        Self.oldTable + "ALTER TABLE shop_orders OWNER TO ROLE; CREATE SCHEMA s; "
+          + "ALTER TABLE shop_orders SET SCHEMA s; GRANT USAGE ON SCHEMA s TO ROLE; "
+          + "ALTER role ROLE SET search_path = s", addReference
+      ),
+      // CREATE on the schema, not the owner.
+      (
+        Self.oldTable + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE; "
+          + "GRANT CREATE ON SCHEMA public TO ROLE", addReference
       ),
     ]
     for (grants, says) in cases {
@@ -121,12 +133,19 @@ struct PostgresPrivilegeTests {
           "\(says) \(what): \(String(describing: error))")
       }
       let table = try server.sql(
-        "SELECT to_regclass('shop_orders') IS NOT NULL", database: name)
+        "SET search_path = public, s; SELECT to_regclass('shop_orders') IS NOT NULL",
+        database: name)
       #expect(table == (grants.isEmpty ? "f\n" : "t\n"), "\(says)")
       if !grants.isEmpty {
         #expect(
           try server.sql(
-            "SELECT count(*) FROM shop_orders", database: name) == "1\n")
+            "SET search_path = public, s; SELECT count(*) FROM shop_orders", database: name)
+            == "1\n")
+        #expect(
+          try server.sql(
+            "SELECT count(*) FROM pg_attribute WHERE attname = 'ref' AND attrelid = "
+              + "(SELECT oid FROM pg_class WHERE relname = 'shop_orders')", database: name)
+            == "0\n")
       }
     }
   }
@@ -167,5 +186,135 @@ struct PostgresPrivilegeTests {
     #expect(
       try server.sql("SELECT count(*) FROM pg_class WHERE relname = 'shop_orders'", database: name)
         == "1\n")
+  }
+
+  /// `uri` with `path` as its search path, in its `options` as written: spaces escaped for
+  /// libpq, every byte but ASCII letters and digits percent-encoded.
+  static func uri(_ uri: String, searchPath path: String) -> String {
+    let option = "-c search_path=" + path.replacingOccurrences(of: " ", with: #"\ "#)
+    let encoded = option.utf8.map { byte in
+      let scalar = Unicode.Scalar(byte)
+      return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+        || ("0"..."9").contains(scalar) ? String(scalar) : String(format: "%%%02X", byte)
+    }
+    return uri + "?options=" + encoded.joined()
+  }
+
+  /// Schemas as the search path can name them, each written as the server reads it: quoted
+  /// (as written, `""` for `"`, spaces and commas kept), unquoted (folded to lower case), or
+  /// `$user`. Each holds the table, and the role may not use it.
+  static let hiddenSchemas: [(schema: String, path: String)] = [
+    (#""team a""#, #""team a", public"#),
+    (#""My Sch""ema""#, #""My Sch""ema",public"#),
+    ("mixed", "MIXED , public"),
+    (#""MiXed""#, #"  "MiXed"  ,public"#),
+    (#""a,b""#, #""a,b", public"#),
+    ("ROLE", #""$user", public"#),
+  ]
+
+  /// Whatever way the search path writes the schema the role may not use, every command
+  /// stops with 69 naming it: no reader shows no orders, and no writer creates a second table
+  /// in a later schema of the path.
+  @Test(arguments: 0..<hiddenSchemas.count)
+  func aSchemaTheRoleMayNotUseIsFoundHoweverThePathWritesIt(index: Int) throws {
+    let (schema, path) = Self.hiddenSchemas[index]
+    let (server, name, plain) = try database(
+      grants: "CREATE SCHEMA \(schema); SET search_path = \(schema);" + Self.oldTable
+        + "ALTER TABLE shop_orders ADD COLUMN ref text UNIQUE;"
+        + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE;"
+        + "GRANT CREATE ON SCHEMA public TO ROLE")
+    let uri = Self.uri(plain, searchPath: path)
+    let role = "r" + name
+    let shown = (schema == "ROLE" ? role : schema).replacingOccurrences(of: "\"\"", with: "\u{1}")
+      .replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "\u{1}", with: "\"")
+    let commands: [(String, () throws -> Void)] = [
+      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
+      ("count", { _ = try PostgresOrders(uri: uri).count() }),
+      ("summary", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .sku) }),
+      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
+      ("place", { _ = try PostgresOrders(uri: uri).place([draft(ref: "x")]) }),
+    ]
+    for (what, run) in commands {
+      let error = #expect(throws: PostgresError.self, "\(path) \(what)") { try run() }
+      #expect(error?.status == .unavailable, "\(path) \(what): \(String(describing: error))")
+      #expect(
+        error?.message.contains(
+          "table shop_orders is in schema \(TerminalText.quoted(shown.utf8)), which the role "
+            + "may not use: the role needs USAGE on that schema") == true,
+        "\(path) \(what): \(String(describing: error))")
+    }
+    #expect(
+      try server.sql("SELECT count(*) FROM pg_class WHERE relname = 'shop_orders'", database: name)
+        == "1\n", "\(path)")
+  }
+
+  /// A schema named like a part of a path element is not on the path: `"a,b"` names one
+  /// schema, not `a` and `b`; `"Mixed"` is not `mixed`. The role may not use `a` or `mixed`,
+  /// which hold a table: it is not the one meant, and the role's own table is used.
+  @Test(arguments: [(#"a"#, #""a,b", public"#), ("mixed", #""Mixed", public"#)])
+  func aSchemaNotOnThePathIsNotTakenForOne(schema: String, path: String) throws {
+    let (_, _, plain) = try database(
+      grants: "CREATE SCHEMA \(schema); SET search_path = \(schema);" + Self.oldTable
+        + "GRANT CREATE ON SCHEMA public TO ROLE")
+    let uri = Self.uri(plain, searchPath: path)
+    #expect(try PostgresOrders(uri: uri).count() == 0, "\(path)")
+    #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [1001], "\(path)")
+    #expect(try PostgresOrders(uri: uri).count() == 1, "\(path)")
+  }
+
+  /// The first schema of the path that holds a `shop_orders` is the one meant, whether or not
+  /// a later one holds a table the role may use: when the role may not use that first schema,
+  /// every command stops with 69 naming it, and nothing is read from or written to the later
+  /// table. `schema` is the one the role may not use; `path` lists it first or after public.
+  @Test(arguments: [
+    ("early", "early, public", true), (#""Early Bird""#, #""Early Bird",public"#, true),
+    ("ROLE", #""$user", public"#, true), ("early", "public, early", false),
+  ])
+  func theFirstSchemaHoldingTheTableIsTheOneMeantEvenWhenALaterOneHoldsOne(
+    schema: String, path: String, hidden: Bool
+  ) throws {
+    let table =
+      Self.oldTable + "ALTER TABLE shop_orders ADD COLUMN ref text UNIQUE;"
+      + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE;"
+    let (server, name, plain) = try database(
+      grants: "CREATE SCHEMA \(schema); SET search_path = \(schema);" + table
+        + "SET search_path = public;" + table
+        + "INSERT INTO shop_orders VALUES (1002, '2026-11-30T06:06:44Z', '[{\"sku\":\"pen\",\"quantity\":1,"
+        + "\"price\":30}]', 30, 30, NULL)")
+    let uri = Self.uri(plain, searchPath: path)
+    let shown = schema == "ROLE" ? "r" + name : schema.replacingOccurrences(of: "\"", with: "")
+    let commands: [(String, () throws -> Void)] = [
+      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
+      ("count", { _ = try PostgresOrders(uri: uri).count() }),
+      ("last", { try PostgresOrders(uri: uri).last(5) { _ in } }),
+      ("number", { _ = try PostgresOrders(uri: uri).order(numbered: 1001) { _ in } }),
+      (
+        "ref",
+        { _ = try PostgresOrders(uri: uri).order(referenced: #require(Reference("x"))) { _ in } }
+      ),
+      ("range", { try PostgresOrders(uri: uri).orders(in: .all, last: nil) { _ in } }),
+      ("summary", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .none) }),
+      ("summary by sku", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .sku) }),
+      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
+      ("copy", { _ = try PostgresOrders(uri: uri).save((0..<70).map { _ in try draft() }) }),
+      ("place", { _ = try PostgresOrders(uri: uri).place([draft(ref: "x")]) }),
+    ]
+    guard hidden else {
+      for (what, run) in commands { #expect(throws: Never.self, "\(path) \(what)") { try run() } }
+      #expect(try PostgresOrders(uri: uri).count() == 74, "\(path)")
+      return
+    }
+    for (what, run) in commands {
+      let error = #expect(throws: PostgresError.self, "\(path) \(what)") { try run() }
+      #expect(error?.status == .unavailable, "\(path) \(what): \(String(describing: error))")
+      #expect(
+        error?.message.contains(
+          "table shop_orders is in schema \(TerminalText.quoted(shown.utf8)), which the role "
+            + "may not use: the role needs USAGE on that schema") == true,
+        "\(path) \(what): \(String(describing: error))")
+    }
+    #expect(
+      try server.sql("SELECT count(*) FROM public.shop_orders", database: name) == "2\n",
+      "\(path)")
   }
 }

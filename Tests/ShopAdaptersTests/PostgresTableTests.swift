@@ -404,4 +404,159 @@ struct PostgresTableTests {
     try expectEveryCommandRefuses(server.tcpURI(name), saying: says)
     #expect(try rows(server, name) == "0\n")
   }
+
+  // MARK: - Types and functions named as pg_catalog's
+
+  /// A search path that puts `public` before `pg_catalog`, as the URI's options can.
+  static func publicFirst(_ uri: String) -> String {
+    PostgresPrivilegeTests.uri(uri, searchPath: "public, pg_catalog")
+  }
+
+  /// Domains named as the types of shop's columns, in a schema before pg_catalog on the path:
+  /// a domain (whose CHECK can refuse orders) is not the type, whatever `format_type` prints.
+  static let lookalikeTypes: [(sql: String, says: String)] = [
+    (
+      "CREATE DOMAIN public.jsonb AS pg_catalog.jsonb CHECK "
+        + "(pg_catalog.jsonb_array_length(VALUE) < 2); CREATE TABLE shop_orders ("
+        + fiveColumns.replacingOccurrences(of: "items jsonb", with: "items public.jsonb")
+        + "ref text UNIQUE)",
+      "column items is of type jsonb (from schema 'public') where shop expects jsonb NOT NULL"
+    ),
+    (
+      "CREATE DOMAIN public.text AS pg_catalog.text CHECK (pg_catalog.length(VALUE) < 3); "
+        + "CREATE TABLE shop_orders (\(fiveColumns)ref public.text UNIQUE)",
+      "column ref is of type text (from schema 'public') where shop expects text UNIQUE"
+    ),
+    (
+      "CREATE DOMAIN public.int8 AS pg_catalog.int8 CHECK (VALUE < 100); "
+        + "CREATE TABLE shop_orders ("
+        + fiveColumns.replacingOccurrences(of: "total bigint", with: "total public.int8")
+        + "ref text UNIQUE)",
+      "column total is of type int8 (from schema 'public') where shop expects bigint NOT NULL"
+    ),
+    (
+      "CREATE TABLE shop_orders ("
+        + fiveColumns.replacingOccurrences(of: "timestamptz", with: "pg_catalog.timestamptz(3)")
+        + "ref text UNIQUE)",
+      "column placed_at is of type timestamp(3) with time zone where shop expects"
+    ),
+  ]
+
+  @Test(arguments: 0..<lookalikeTypes.count)
+  func aDomainNamedAsAColumnsTypeIsNotThatType(index: Int) throws {
+    let (sql, says) = Self.lookalikeTypes[index]
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    try server.sql(sql, database: name)
+    try expectEveryCommandRefuses(Self.publicFirst(server.tcpURI(name)), saying: says)
+    #expect(try rows(server, name) == "0\n")
+  }
+
+  /// A type `text` before pg_catalog on the path changes none of shop's own queries: every
+  /// command takes shop's table and reads back what it wrote (a `text` of `char(6)` padded
+  /// the table's kind, which was then refused as a relation of kind 'r     ').
+  @Test(arguments: ["pg_catalog.bpchar(6)", "pg_catalog.varchar(1)"])
+  func aTypeNamedTextBeforePgCatalogChangesNoneOfShopsQueries(over type: String) throws {
+    let (server, name, plain) = try emptyTable()
+    try server.sql("CREATE DOMAIN public.text AS \(type)", database: name)
+    let uri = Self.publicFirst(plain)
+    #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [1001])
+    #expect(try PostgresOrders(uri: uri).save((1...5).map { try draft($0) }).count == 5)
+    #expect(try PostgresOrders(uri: uri).save((0..<70).map { try draft($0 % 3 + 1) }).count == 70)
+    #expect(try PostgresOrders(uri: uri).place([draft(ref: "web-1")]).count == 1)
+    #expect(try PostgresOrders(uri: uri).count() == 77)
+    var listed: [Int] = []
+    try PostgresOrders(uri: uri).readAll { listed.append($0.number) }
+    #expect(listed == Array(1001...1077))
+    #expect(try PostgresOrders(uri: uri).order(referenced: #require(Reference("web-1"))) { _ in })
+    let days = try PostgresOrders(uri: uri).summary(of: .all, by: .day)
+    #expect(days.days.map(\.totals.orders) == [77])
+    let skus = try PostgresOrders(uri: uri).summary(of: .all, by: .sku)
+    #expect(skus.sales.map(\.sku) == ["pen"])
+  }
+
+  // MARK: - Other columns
+
+  /// Another column an insert must fill (NOT NULL, no default of its own or of its domain, not
+  /// generated nor an identity): shop sends only its own, so every command refuses the table
+  /// with 65 rather than every insert failing with 69.
+  @Test(arguments: [
+    "note text NOT NULL", "n integer NOT NULL CHECK (n > 0)", "note strict_text",
+    "note text NOT NULL DEFAULT NULL",
+  ])
+  func anotherColumnNoInsertCanFillIsRefusedByEveryCommand(column: String) throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    try server.sql(
+      "CREATE DOMAIN strict_text AS text NOT NULL; CREATE TABLE shop_orders ("
+        + "\(Self.fiveColumns)ref text UNIQUE, \(column))", database: name)
+    let column = column.prefix { $0 != " " }
+    try expectEveryCommandRefuses(
+      server.tcpURI(name), saying: "column \(column) is NOT NULL with no default")
+    #expect(try rows(server, name) == "0\n")
+  }
+
+  /// Other columns the server fills: every writing path saves into the table.
+  @Test(arguments: [
+    "note text NOT NULL DEFAULT ''", "id bigint GENERATED ALWAYS AS IDENTITY",
+    "id bigint GENERATED BY DEFAULT AS IDENTITY",
+    "twice bigint NOT NULL GENERATED ALWAYS AS (total * 2) STORED",
+    "note kind", "note text",
+  ])
+  func anotherColumnTheServerFillsIsLeftToIt(column: String) throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let uri = server.tcpURI(name)
+    try server.sql(
+      "CREATE DOMAIN kind AS text NOT NULL DEFAULT 'web'; CREATE TABLE shop_orders ("
+        + "\(Self.fiveColumns)ref text UNIQUE, \(column))", database: name)
+    #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [1001])
+    #expect(try PostgresOrders(uri: uri).save((0..<70).map { try draft($0 % 3 + 1) }).count == 70)
+    #expect(try PostgresOrders(uri: uri).place([draft(ref: "r-1")]).count == 1)
+    #expect(try PostgresOrders(uri: uri).count() == 72)
+  }
+
+  /// A CHECK that refuses some rows stops the group that holds one, with 69 naming the
+  /// constraint; the groups before it stay saved, the group itself is saved not at all.
+  @Test(arguments: [1, 70])
+  func aCheckThatRefusesARowStopsItsGroupAndKeepsTheOnesBefore(size: Int) throws {
+    let (server, name, uri) = try emptyTable()
+    try server.sql(
+      "ALTER TABLE shop_orders ADD CONSTRAINT small CHECK (total < 90)", database: name)
+    let store = PostgresOrders(uri: uri)
+    #expect(try store.save((0..<size).map { _ in try draft() }).last?.number == 1000 + size)
+    let error = #expect(throws: PostgresError.self) {
+      _ = try store.save((0..<size).map { try draft($0 == size / 2 ? 3 : 1) })
+    }
+    #expect(error?.status == .unavailable, "\(String(describing: error))")
+    #expect(
+      error?.message.contains("violates check constraint") == true, "\(String(describing: error))")
+    #expect(try rows(server, name) == "\(size)\n")
+    #expect(try store.save([draft()]).map(\.number) == [1001 + size])
+  }
+
+  /// A numbering whose first order is not 1001: every reader that checks it says so in the
+  /// same words, the full listing too, never that an order before 1001 was followed.
+  @Test(arguments: [[1003], [1002, 1003], [5000], [1500, 1501, 1502]])
+  func aFirstOrderPast1001IsToldAsTheFirstOrderByEveryReader(numbers: [Int]) throws {
+    let (server, name, uri) = try emptyTable()
+    try server.sql(
+      "INSERT INTO shop_orders (number, placed_at, items, total, payable) SELECT n, "
+        + #"'2026-11-30T06:06:43Z', '[{"sku":"pen","quantity":1,"price":30}]', 30, 30 "#
+        + "FROM unnest(ARRAY\(numbers)::int8[]) AS n", database: name)
+    let says = "order \(numbers[0]) is the first order: numbers start at 1001"
+    let readers: [(String, () throws -> Void)] = [
+      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
+      ("last", { try PostgresOrders(uri: uri).last(numbers.count) { _ in } }),
+      ("number", { _ = try PostgresOrders(uri: uri).order(numbered: 1001) { _ in } }),
+      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
+    ]
+    for (what, read) in readers {
+      let error = #expect(throws: PostgresError.self, "\(numbers) \(what)") { try read() }
+      #expect(error?.status == .dataError, "\(numbers) \(what): \(String(describing: error))")
+      #expect(
+        error?.message.hasSuffix(says) == true,
+        "\(numbers) \(what): \(String(describing: error))")
+    }
+  }
 }

@@ -57,10 +57,12 @@ public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
   }
 
   /// The server refused a statement for lack of a privilege: which one it needs. A schema's
-  /// refusal is CREATE for the statement that creates the table (which says so in `needs`),
-  /// and USAGE for any other: only CREATE TABLE asks the schema for CREATE.
+  /// refusal is CREATE for the statements that create the table or add `ref` with its unique
+  /// index (which say so in `needs`), and USAGE for any other: only they ask the schema for
+  /// CREATE.
   static func privilegeAdvice(_ reason: String, _ needs: String?) -> String {
-    if let needs, needs == PostgresOrders.Needs.create || !reason.holdsText("for schema") {
+    let creating = [PostgresOrders.Needs.create, PostgresOrders.Needs.addReference]
+    if let needs, creating.contains(needs) || !reason.holdsText("for schema") {
       return "the role needs \(needs)"
     }
     if reason.holdsText("for schema") { return "the role needs USAGE on that schema" }

@@ -51,7 +51,8 @@ extension PostgresOrders {
       }
       list.append(UInt8(ascii: "}"))
       let held = try connection.run(
-        "SELECT \(Self.columns) WHERE ref = ANY($1::text[])", [PostgresParameter(text: list)])
+        "SELECT \(Self.columns) WHERE ref = ANY($1::pg_catalog.text[])",
+        [PostgresParameter(text: list)])
       var existing: [Reference: Order] = [:]
       for row in 0..<held.rows {
         let order = try Self.order(in: held, row, place: connection.place)

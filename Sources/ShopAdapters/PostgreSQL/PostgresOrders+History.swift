@@ -11,8 +11,8 @@ import ShopCore
 extension PostgresOrders {
   /// `$1` and `$2`: the range's bounds in seconds since 1970, NULL when open.
   private static let inRange = """
-    ($1::int8 IS NULL OR placed_at >= to_timestamp($1)) \
-    AND ($2::int8 IS NULL OR placed_at < to_timestamp($2))
+    ($1::pg_catalog.int8 IS NULL OR placed_at >= to_timestamp($1)) \
+    AND ($2::pg_catalog.int8 IS NULL OR placed_at < to_timestamp($2))
     """
 
   private static func bounds(_ range: TimeRange) -> [PostgresParameter] {
@@ -57,7 +57,7 @@ extension PostgresOrders {
     case .day:
       rows = """
         UNION ALL
-        SELECT 1, floor(extract(epoch FROM placed_at) / 86400)::int8::text, NULL, NULL, NULL,
+        SELECT 1, floor(extract(epoch FROM placed_at) / 86400)::pg_catalog.int8::pg_catalog.text, NULL, NULL, NULL,
           count(*), sum(total), sum(payable), NULL, NULL
         FROM kept WHERE NOT bad GROUP BY 2
         """
@@ -65,8 +65,8 @@ extension PostgresOrders {
       // Revenue in numeric, so a product or a sum past bigint is told, not an error.
       rows = """
         UNION ALL
-        SELECT 1, item->>'sku', NULL, NULL, NULL, sum((item->>'quantity')::numeric),
-          sum((item->>'quantity')::numeric * (item->>'price')::numeric),
+        SELECT 1, item->>'sku', NULL, NULL, NULL, sum((item->>'quantity')::pg_catalog.numeric),
+          sum((item->>'quantity')::pg_catalog.numeric * (item->>'price')::pg_catalog.numeric),
           count(DISTINCT number), NULL, NULL
         FROM kept, \(Self.items) AS item
         WHERE NOT bad AND \(Self.itemFits) GROUP BY 2
@@ -75,7 +75,7 @@ extension PostgresOrders {
     let sql = """
       WITH kept AS (SELECT number, placed_at, items, total, payable, \(Self.badTime) AS bad
         FROM \(Self.table) WHERE \(Self.inRange))
-      SELECT 0, NULL::text, (SELECT count(*) FROM \(Self.table)),
+      SELECT 0, NULL::pg_catalog.text, (SELECT count(*) FROM \(Self.table)),
         (SELECT coalesce(min(number), 1001) FROM \(Self.table)),
         (SELECT coalesce(max(number), 1000) FROM \(Self.table)),
         (SELECT count(*) FROM kept), (SELECT coalesce(sum(total), 0) FROM kept),
@@ -146,8 +146,8 @@ extension PostgresOrders {
 
         UNION ALL
         SELECT number, sum(q) OVER w, sum(q * p) OVER w
-        FROM (SELECT number, item->>'sku' AS sku, (item->>'quantity')::numeric AS q,
-          (item->>'price')::numeric AS p FROM kept, jsonb_array_elements(kept.items) AS item) i
+        FROM (SELECT number, item->>'sku' AS sku, (item->>'quantity')::pg_catalog.numeric AS q,
+          (item->>'price')::pg_catalog.numeric AS p FROM kept, jsonb_array_elements(kept.items) AS item) i
         WINDOW w AS (PARTITION BY sku ORDER BY number)
         """
     }
@@ -171,21 +171,23 @@ extension PostgresOrders {
     AND jsonb_typeof(item->'quantity') = 'number' \
     AND (item->>'quantity') ~ '^[1-9][0-9]{0,6}$' \
     AND jsonb_typeof(item->'price') = 'number' AND (item->>'price') ~ '^(0|[1-9][0-9]{0,18})$' \
-    THEN (item->>'quantity')::int8 <= \(Cart.maximumQuantity) \
-    AND (item->>'price')::numeric <= \(Int.max) ELSE false END)
+    THEN (item->>'quantity')::pg_catalog.int8 <= \(Cart.maximumQuantity) \
+    AND (item->>'price')::pg_catalog.numeric <= \(Int.max) ELSE false END)
     """
 
-  /// The first order of the range, its time good, that holds an item no listing takes.
+  /// The first order of the range, its time good, that holds an item no listing takes, or
+  /// whose items repeat a SKU (which no cart does, and every listing refuses).
   private static let badItem = """
-    (SELECT min(number) FROM kept, \(items) AS item \
-    WHERE NOT bad AND NOT coalesce(\(itemFits), false))
+    (SELECT min(number) FROM kept WHERE NOT bad \
+    AND (EXISTS (SELECT 1 FROM \(items) AS item WHERE NOT coalesce(\(itemFits), false)) \
+    OR EXISTS (SELECT 1 FROM \(items) AS item GROUP BY item->>'sku' HAVING count(*) > 1)))
     """
 
   /// Each item of a kept row; items that are no list of items, or an empty one, are one
   /// item that fits nothing, so the row is found bad rather than the query failing.
   private static let items = """
-    jsonb_array_elements(CASE WHEN jsonb_typeof(kept.items) <> 'array' THEN '[null]'::jsonb \
-    WHEN jsonb_array_length(kept.items) = 0 THEN '[null]'::jsonb ELSE kept.items END)
+    jsonb_array_elements(CASE WHEN jsonb_typeof(kept.items) <> 'array' THEN '[null]'::pg_catalog.jsonb \
+    WHEN jsonb_array_length(kept.items) = 0 THEN '[null]'::pg_catalog.jsonb ELSE kept.items END)
     """
 
   /// A `placed_at` no listing takes, in SQL: not finite, a fraction of a second, or outside

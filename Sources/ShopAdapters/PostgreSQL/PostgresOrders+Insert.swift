@@ -17,10 +17,10 @@ extension PostgresOrders {
       INSERT INTO \(table) (number, placed_at, items, total, payable, ref)
       SELECT coalesce(last.number, \(Order.firstNumber - 1)) + u.o, to_timestamp(u.t), u.i, u.s, u.p,
         NULL
-      FROM last, unnest($1::int8[], $2::jsonb[], $3::int8[], $4::int8[])
+      FROM last, unnest($1::pg_catalog.int8[], $2::pg_catalog.jsonb[], $3::pg_catalog.int8[], $4::pg_catalog.int8[])
         WITH ORDINALITY AS u(t, i, s, p, o)
       WHERE \(Numbering.fitsSQL) AND \(checkingSchema ? schemaFits : tableFits)
-        AND coalesce(last.number, \(Order.firstNumber - 1)) <= \(Int.max) - cardinality($1::int8[])
+        AND coalesce(last.number, \(Order.firstNumber - 1)) <= \(Int.max) - cardinality($1::pg_catalog.int8[])
       RETURNING 1
     )
     SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved) FROM last
@@ -68,7 +68,9 @@ extension PostgresOrders {
       if checking && !connection.isLost && error.sqlState != "42P01" {
         do {
           try checkSchema(on: connection, writing: true)
-        } catch let foreign as PostgresError where foreign.status == .dataError {
+        } catch let foreign as PostgresError
+          where foreign.status == .dataError || foreign.sqlState == "42501"
+        {  // Not shop's table, or not the one meant.
           throw foreign
         } catch {}  // The catalog can't say: the refusal itself is the message.
       }

@@ -40,7 +40,7 @@ extension PostgresOrders {
 
   /// The columns with `reference` for `ref`.
   static func columns(reference: String) -> String {
-    "number, CASE WHEN isfinite(placed_at) THEN floor(extract(epoch FROM placed_at))::int8 END, "
+    "number, CASE WHEN isfinite(placed_at) THEN floor(extract(epoch FROM placed_at))::pg_catalog.int8 END, "
       + "items, total, payable, \(reference), date_trunc('second', placed_at) = placed_at "
       + "FROM \(table)"
   }
@@ -48,7 +48,7 @@ extension PostgresOrders {
   /// ``columns`` as readers read the checked table: one made before refs has no `ref`, and
   /// its orders none.
   var readColumns: String {
-    hasReference ? Self.columns : Self.columns(reference: "NULL::text")
+    hasReference ? Self.columns : Self.columns(reference: "NULL::pg_catalog.text")
   }
 
   /// Before every read: checks the table is `shop`'s (once), and with `numbering`, the
@@ -182,7 +182,10 @@ extension PostgresOrders {
       place,
       number < expected
         ? "order \(number) comes where \(expected) should: a repeat or a number before 1001"
-        : Numbering.gap(number, after: expected &- 1)
+        : previous == nil
+          // No order comes before it: the words of every other reader (``Numbering``).
+          ? "order \(number) is the first order: numbers start at \(Order.firstNumber)"
+          : Numbering.gap(number, after: expected &- 1)
     )
   }
 

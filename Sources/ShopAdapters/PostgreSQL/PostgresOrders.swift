@@ -25,8 +25,11 @@ public final class PostgresOrders: Orders, OrderHistory {
     static let copy = "INSERT on table \(table)"
     static let create =
       "CREATE on the schema to create table \(table) (or create it first, as the README shows)"
+    /// ADD COLUMN … UNIQUE creates an index, which the server makes only for the table's
+    /// owner with CREATE on its schema: either refusal gets this one message.
     static let addReference =
-      "to own table \(table) to add its ref column (or add it first, as the README shows)"
+      "to own table \(table), and CREATE on its schema for the column's unique index, to add "
+      + "its ref column (or add it first, as the README shows)"
   }
 
   private let uri: String
@@ -147,21 +150,52 @@ public final class PostgresOrders: Orders, OrderHistory {
   private func checkNotHidden(on connection: PostgresConnection) throws {
     let hidden = try connection.run(Self.hiddenTableQuery)
     guard hidden.rows > 0, let schema = hidden.text(0, 0) else { return }
-    throw PostgresError.unavailable(
-      connection.place,
-      "table \(Self.table) is in schema \(TerminalText.quoted(schema.utf8)), which the role "
-        + "may not use: the role needs USAGE on that schema")
+    throw Self.hidden(in: schema, place: connection.place)
   }
 
-  /// The schema of the search path holding a `shop_orders` the role can't reach for lack of
-  /// USAGE, if any (`$user` is the role's own; quotes are dropped).
-  static let hiddenTableQuery = """
-    SELECT n.nspname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-    WHERE c.relname = '\(table)' AND NOT has_schema_privilege(n.oid, 'USAGE')
-      AND n.nspname IN (SELECT CASE WHEN s = '$user' THEN current_user::text ELSE s END
-        FROM unnest(string_to_array(
-          replace(replace(current_setting('search_path'), ' ', ''), '"', ''), ',')) s)
-    LIMIT 1
+  /// The table meant is in `schema`, which the role may not use: 69, a missing privilege
+  /// (SQLSTATE 42501) as the server would say.
+  static func hidden(in schema: String, place: PostgresPlace) -> PostgresError {
+    PostgresError.unavailable(
+      place,
+      "table \(table) is in schema \(TerminalText.quoted(schema.utf8)), which the role "
+        + "may not use: the role needs USAGE on that schema", sqlState: "42501")
+  }
+
+  /// The table meant is in the first schema of the search path that holds a relation named
+  /// `shop_orders`, whether or not the role may use that schema (the server skips it when
+  /// not, and would find a later one): that schema's name when the role lacks USAGE on it,
+  /// else NULL. One value, computed once per statement.
+  static let hiddenSchemaSQL = """
+    (SELECT CASE WHEN NOT pg_catalog.has_schema_privilege(n.oid, 'USAGE')
+      THEN n.nspname::pg_catalog.text END
+    FROM (\(searchPathSQL)) s
+      JOIN pg_catalog.pg_namespace n ON n.nspname::pg_catalog.text = s.name
+      JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = '\(table)'
+    ORDER BY s.o
+    LIMIT 1)
+    """
+
+  /// ``hiddenSchemaSQL`` alone, for when no table was found.
+  static let hiddenTableQuery = "SELECT \(hiddenSchemaSQL)"
+
+  /// The schemas of the search path (`o`, `name`), in order, read as the server reads the
+  /// setting (which it checked when it took it): elements split on commas outside double
+  /// quotes, spaces around them dropped; a quoted one as written, `""` standing for `"`; an
+  /// unquoted one folded to lower case as identifiers fold (ASCII letters only). `$user` is
+  /// the current role's schema, `pg_temp` the session's temporary schema (NULL until it has
+  /// one). A schema that does not exist is a name no schema has.
+  static let searchPathSQL = """
+    SELECT p.o, CASE WHEN p.name = '$user' THEN current_user::pg_catalog.text
+      WHEN p.name = 'pg_temp' THEN (SELECT t.nspname::pg_catalog.text
+        FROM pg_catalog.pg_namespace t WHERE t.oid = pg_catalog.pg_my_temp_schema())
+      ELSE p.name END AS name
+    FROM (SELECT r.o, coalesce(pg_catalog.replace(r.m[1], '""', '"'),
+        pg_catalog.translate(r.m[2], 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'))
+        AS name
+      FROM pg_catalog.regexp_matches(pg_catalog.current_setting('search_path'),
+        E'"((?:[^"]|"")*)"|([^ \\t\\n\\r\\f,"][^ \\t\\n\\r\\f,]*)', 'g')
+        WITH ORDINALITY AS r(m, o)) p
     """
 
   private func connect() throws -> PostgresConnection {
@@ -189,10 +223,11 @@ public final class PostgresOrders: Orders, OrderHistory {
   private func createOrAlterTable(on connection: PostgresConnection) throws {
     let found = try connection.run([
       .init(sql: PostgresConnection.begin),
-      .init(sql: "SELECT pg_advisory_xact_lock(\(Self.schemaLock))"),
+      .init(sql: "SELECT pg_catalog.pg_advisory_xact_lock(\(Self.schemaLock))"),
       .init(
-        sql: "SELECT to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 FROM "
-          + "pg_attribute WHERE attrelid = to_regclass('\(Self.table)') AND attname = 'ref' "
+        sql: "SELECT pg_catalog.to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 "
+          + "FROM pg_catalog.pg_attribute WHERE attrelid = "
+          + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'ref' "
           + "AND NOT attisdropped)"),
     ])
     let exists = found.last?.text(0, 0) == "t"
