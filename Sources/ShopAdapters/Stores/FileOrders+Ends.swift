@@ -179,4 +179,46 @@ extension FileOrders {
     previous.map { "order \(number) follows order \($0): numbers must go up by one" }
       ?? "the first order is \(number), not \(Order.firstNumber)"
   }
+
+  // MARK: - The numbering beside one line
+
+  /// The order found on the line at `start` must be the only one of its number: it follows
+  /// the line before it, and the next line follows it.
+  func checkNeighbours(of order: Order, at start: Int, in snapshot: Snapshot)
+    throws(FileError)
+  {
+    try checkFollows(order.number, at: start, in: snapshot)
+    try checkFollowed(order, next: try snapshot.line(at: start).1, in: snapshot)
+  }
+
+  /// The line at `next`, unless the snapshot ends there, must follow `order` by one.
+  func checkFollowed(_ order: Order, next: Int, in snapshot: Snapshot)
+    throws(FileError)
+  {
+    guard next < snapshot.end else { return }
+    let (after, _) = try snapshot.line(at: next)
+    let following = try after.withUnsafeBufferPointer { line throws(FileError) in
+      try parse(line, line: nil, at: next, in: snapshot).0.number
+    }
+    try checkNumber(following, after: order.number, line: snapshot.file.lineNumber(at: next))
+  }
+
+  /// The order on the line that starts at `start` must follow the line before it by one.
+  func checkFollows(_ number: Int, at start: Int, in snapshot: Snapshot)
+    throws(FileError)
+  {
+    var previous: Int? = nil
+    if start > 0 {
+      let (before, bytes) = try snapshot.file.line(endingAt: start - 1)
+      guard let bytes else {
+        let line = try snapshot.file.lineNumber(at: start) - 1
+        throw FileError.badData(path, line: line, reason: snapshot.file.tooLong)
+      }
+      previous = try bytes.withUnsafeBufferPointer { line throws(FileError) in
+        try parse(line, line: nil, at: before, in: snapshot).0.number
+      }
+    }
+    guard !Order.isNumber(number, after: previous) else { return }
+    try checkNumber(number, after: previous, line: try snapshot.file.lineNumber(at: start))
+  }
 }
