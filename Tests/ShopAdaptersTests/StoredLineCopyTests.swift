@@ -48,6 +48,28 @@ struct StoredLineCopyTests {
 
   static let time = #""placedAt":"2026-11-30T06:06:43Z"}"#
 
+  /// Random orders of 2 to 20 items whose SKUs come from a small pool of short names, so
+  /// that repeats, and distinct SKUs the check's bits take for one, both happen often: the
+  /// check declines exactly the lines the decoder refuses.
+  @Test func onManyItemsOfFewSKUsTheCheckTakesWhatTheDecoderTakes() {
+    var random = SplitMix(seed: 43)
+    let pool = ["a", "b", "ab", "ba", "aa", "bb", "aba", "bab", "a-b", "b.a", "abba", "baab"]
+    var (taken, declined) = (0, 0)
+    for _ in 0..<600 {
+      let count = Int(random.next() % 19) + 2
+      let skus = (0..<count).map { _ in pool[Int(random.next() % UInt64(pool.count))] }
+      let line = Array(
+        (#"{"number":1001,"items":["#
+          + skus.map { #"{"sku":"\#($0)","quantity":1,"price":0}"# }.joined(separator: ",")
+          + #"],"total":0,"payable":0,"# + Self.time).utf8)
+      let verdict = fast(line)
+      #expect(verdict == plain(line), "\(skus)")
+      #expect((verdict != nil) == (Set(skus).count == skus.count), "\(skus)")
+      if verdict == nil { declined += 1 } else { taken += 1 }
+    }
+    #expect(taken > 50 && declined > 50, "\(taken) taken, \(declined) declined")
+  }
+
   /// Items whose SKUs repeat (side by side, apart, past the first three) and ones that only
   /// look alike: the check refuses the first as the core does, and takes the others.
   static let skuLines = [

@@ -120,8 +120,7 @@ extension JSONParser {
     _ fields: [OrderLayout.Field], _ member: (inout JSONParser, OrderLayout.Field) -> Bool
   ) -> Bool {
     guard consume(OrderLayout.objectStart) else { return false }
-    for index in fields.indices {
-      let field = fields[index]
+    for (index, field) in fields.enumerated() {
       guard key(field, first: index == 0) else {
         if field.isOptional { continue }
         return false

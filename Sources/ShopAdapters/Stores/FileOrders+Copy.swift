@@ -36,46 +36,69 @@ enum StoredLine {
     guard let order = parser.laidOutOrder(Sum.self),
       (try? Order.checkStored(number: order.number)) != nil,
       order.reference.map({ Reference.isValid($0) }) ?? true,
-      order.items.amount == order.total, Order.payable(total: order.total) == order.payable
+      order.items.amount == order.total, Order.payable(total: order.total) == order.payable,
+      !order.items.mayRepeat || !repeatsSKU(line)
     else { return nil }
     return order.number
   }
 
   /// All the check keeps of the items: the sum of price × quantity, given up past `Int`, and
-  /// where each SKU lies in the line, given up at a SKU given twice (the core's rule).
+  /// a bit per SKU (a hash of its bytes), so that a SKU given twice (the core's rule: it is
+  /// one item) is caught where its bit is already set; the exact check then runs on that
+  /// line alone. Small on purpose: the parser copies it as each item is read.
   struct Sum: LaidOutItems {
     var amount = 0
-    /// The first three SKUs, inline, as most orders have no more; the rest in `more`.
-    private var first = (Sum.none(), Sum.none(), Sum.none())
-    private var more: [UnsafeBufferPointer<UInt8>] = []
-    private var count = 0
-    private static func none() -> UnsafeBufferPointer<UInt8> { .init(start: nil, count: 0) }
+    /// Bits 0–62: a bit per SKU read; bit 63: a SKU's bit was already set.
+    private var seen: UInt64 = 0
+    var mayRepeat: Bool { seen >> 63 != 0 }
 
     static func empty() -> Sum { Sum() }
 
     mutating func append(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int) -> Bool {
       let (product, productOverflow) = price.multipliedReportingOverflow(by: quantity)
       let (sum, sumOverflow) = amount.addingReportingOverflow(product)
-      guard !productOverflow, !sumOverflow, !holds(sku) else { return false }
-      amount = sum
-      switch count {
-      case 0: first.0 = sku
-      case 1: first.1 = sku
-      case 2: first.2 = sku
-      default: more.append(sku)
+      guard !productOverflow, !sumOverflow, let first = sku.first, let last = sku.last else {
+        return false
       }
-      count += 1
+      amount = sum
+      // SKUs that differ mostly differ in length or at an end; a rarer pair of SKUs that
+      // share a bit costs only the exact check.
+      let ends =
+        UInt64(sku.count) | UInt64(first) << 8 | UInt64(last) << 16
+        | UInt64(sku.count > 1 ? sku[sku.count - 2] : 0) << 24
+      let bit: UInt64 = 1 << ((ends &* 0x9E37_79B9_7F4A_7C15) >> 58 % 63)
+      if seen & bit != 0 { seen |= 1 << 63 }
+      seen |= bit
       return true
     }
-
-    private func holds(_ sku: UnsafeBufferPointer<UInt8>) -> Bool {
-      func same(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard other.count == sku.count else { return false }
-        guard let a = other.baseAddress, let b = sku.baseAddress else { return true }
-        return System.equalBytes(a, b, count: sku.count)
-      }
-      return (count > 0 && same(first.0)) || (count > 1 && same(first.1))
-        || (count > 2 && same(first.2)) || more.contains(where: same)
-    }
   }
+
+  /// Whether two items of `line`, laid out as ``OrderLayout`` says, name one SKU. In that
+  /// layout `{` starts only the order and each item, an item starts `{"sku":"`, and its SKU
+  /// ends at the next quote.
+  static func repeatsSKU(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = line.baseAddress else { return false }
+    var skus: [UnsafeBufferPointer<UInt8>] = []
+    var from = 1
+    while from < line.count,
+      let brace = System.firstIndex(
+        of: OrderLayout.objectStart,
+        in: UnsafeRawBufferPointer(start: base + from, count: line.count - from))
+    {
+      let start = from + brace + skuKey.count + 1
+      guard start <= line.count,
+        let length = System.firstIndex(
+          of: OrderLayout.quote,
+          in: UnsafeRawBufferPointer(start: base + start, count: line.count - start))
+      else { return true }  // Not the layout after all: the plain path decides.
+      let sku = UnsafeBufferPointer(start: base + start, count: length)
+      if skus.contains(where: { $0.elementsEqual(sku) }) { return true }
+      skus.append(sku)
+      from = start + length
+    }
+    return false
+  }
+
+  /// What follows an item's `{`.
+  private static let skuKey = Array(#""sku":""#.utf8)
 }
