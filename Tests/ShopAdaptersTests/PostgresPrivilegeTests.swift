@@ -155,33 +155,12 @@ struct PostgresPrivilegeTests {
   /// USAGE, never "no orders", and nothing is created anywhere else.
   @Test func aTableInASchemaTheRoleMayNotUseIsAPrivilegeErrorNotNoOrders() throws {
     let table = Self.oldTable.replacingOccurrences(
-      of: "items jsonb NOT NULL", with: "items jsonb NOT NULL"
-    ).replacingOccurrences(
       of: "payable bigint NOT NULL);", with: "payable bigint NOT NULL, ref text UNIQUE);")
     let (server, name, uri) = try database(
       grants: table + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE;"
         + "REVOKE ALL ON SCHEMA public FROM PUBLIC")
-    let readers: [(String, () throws -> Void)] = [
-      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
-      ("count", { _ = try PostgresOrders(uri: uri).count() }),
-      ("last", { try PostgresOrders(uri: uri).last(5) { _ in } }),
-      ("number", { _ = try PostgresOrders(uri: uri).order(numbered: 1001) { _ in } }),
-      (
-        "ref",
-        { _ = try PostgresOrders(uri: uri).order(referenced: #require(Reference("x"))) { _ in } }
-      ),
-      ("summary", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .none) }),
-      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
-      ("place", { _ = try PostgresOrders(uri: uri).place([draft(ref: "x")]) }),
-    ]
-    for (what, run) in readers {
-      let error = #expect(throws: PostgresError.self, "\(what)") { try run() }
-      #expect(error?.status == .unavailable, "\(what): \(String(describing: error))")
-      #expect(
-        error?.message.contains("schema 'public', which the role may not use") == true
-          && error?.message.contains("USAGE") == true,
-        "\(what): \(String(describing: error))")
-    }
+    let readers = everyCommand(uri)
+    expectHidden(schema: "public", by: readers, path: "public")
     #expect(try server.sql("SELECT count(*) FROM shop_orders", database: name) == "1\n")
     #expect(
       try server.sql("SELECT count(*) FROM pg_class WHERE relname = 'shop_orders'", database: name)
@@ -190,6 +169,39 @@ struct PostgresPrivilegeTests {
 
   /// `uri` with `path` as its search path, in its `options` as written: spaces escaped for
   /// libpq, every byte but ASCII letters and digits percent-encoded.
+  /// Every reader and writer of the store at `uri`, each in a store of its own.
+  func everyCommand(_ uri: String) -> [(String, () throws -> Void)] {
+    [
+      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
+      ("count", { _ = try PostgresOrders(uri: uri).count() }),
+      ("last", { try PostgresOrders(uri: uri).last(5) { _ in } }),
+      ("number", { _ = try PostgresOrders(uri: uri).order(numbered: 1001) { _ in } }),
+      (
+        "ref",
+        { _ = try PostgresOrders(uri: uri).order(referenced: #require(Reference("x"))) { _ in } }
+      ),
+      ("range", { try PostgresOrders(uri: uri).orders(in: .all, last: nil) { _ in } }),
+      ("summary", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .none) }),
+      ("summary by sku", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .sku) }),
+      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
+      ("copy", { _ = try PostgresOrders(uri: uri).save((0..<70).map { _ in try draft() }) }),
+      ("place", { _ = try PostgresOrders(uri: uri).place([draft(ref: "x")]) }),
+    ]
+  }
+
+  /// Every command stops with 69 naming `schema` as one the role may not use.
+  func expectHidden(schema: String, by commands: [(String, () throws -> Void)], path: String) {
+    for (what, run) in commands {
+      let error = #expect(throws: PostgresError.self, "\(path) \(what)") { try run() }
+      #expect(error?.status == .unavailable, "\(path) \(what): \(String(describing: error))")
+      #expect(
+        error?.message.contains(
+          "table shop_orders is in schema \(TerminalText.quoted(schema.utf8)), which the role "
+            + "may not use: the role needs USAGE on that schema") == true,
+        "\(path) \(what): \(String(describing: error))")
+    }
+  }
+
   static func uri(_ uri: String, searchPath path: String) -> String {
     let option = "-c search_path=" + path.replacingOccurrences(of: " ", with: #"\ "#)
     let encoded = option.utf8.map { byte in
@@ -227,22 +239,8 @@ struct PostgresPrivilegeTests {
     let role = "r" + name
     let shown = (schema == "ROLE" ? role : schema).replacingOccurrences(of: "\"\"", with: "\u{1}")
       .replacingOccurrences(of: "\"", with: "").replacingOccurrences(of: "\u{1}", with: "\"")
-    let commands: [(String, () throws -> Void)] = [
-      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
-      ("count", { _ = try PostgresOrders(uri: uri).count() }),
-      ("summary", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .sku) }),
-      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
-      ("place", { _ = try PostgresOrders(uri: uri).place([draft(ref: "x")]) }),
-    ]
-    for (what, run) in commands {
-      let error = #expect(throws: PostgresError.self, "\(path) \(what)") { try run() }
-      #expect(error?.status == .unavailable, "\(path) \(what): \(String(describing: error))")
-      #expect(
-        error?.message.contains(
-          "table shop_orders is in schema \(TerminalText.quoted(shown.utf8)), which the role "
-            + "may not use: the role needs USAGE on that schema") == true,
-        "\(path) \(what): \(String(describing: error))")
-    }
+    let commands = everyCommand(uri)
+    expectHidden(schema: shown, by: commands, path: path)
     #expect(
       try server.sql("SELECT count(*) FROM pg_class WHERE relname = 'shop_orders'", database: name)
         == "1\n", "\(path)")
@@ -283,36 +281,13 @@ struct PostgresPrivilegeTests {
         + "\"price\":30}]', 30, 30, NULL)")
     let uri = Self.uri(plain, searchPath: path)
     let shown = schema == "ROLE" ? "r" + name : schema.replacingOccurrences(of: "\"", with: "")
-    let commands: [(String, () throws -> Void)] = [
-      ("all", { try PostgresOrders(uri: uri).readAll { _ in } }),
-      ("count", { _ = try PostgresOrders(uri: uri).count() }),
-      ("last", { try PostgresOrders(uri: uri).last(5) { _ in } }),
-      ("number", { _ = try PostgresOrders(uri: uri).order(numbered: 1001) { _ in } }),
-      (
-        "ref",
-        { _ = try PostgresOrders(uri: uri).order(referenced: #require(Reference("x"))) { _ in } }
-      ),
-      ("range", { try PostgresOrders(uri: uri).orders(in: .all, last: nil) { _ in } }),
-      ("summary", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .none) }),
-      ("summary by sku", { _ = try PostgresOrders(uri: uri).summary(of: .all, by: .sku) }),
-      ("save", { _ = try PostgresOrders(uri: uri).save([draft()]) }),
-      ("copy", { _ = try PostgresOrders(uri: uri).save((0..<70).map { _ in try draft() }) }),
-      ("place", { _ = try PostgresOrders(uri: uri).place([draft(ref: "x")]) }),
-    ]
+    let commands = everyCommand(uri)
     guard hidden else {
       for (what, run) in commands { #expect(throws: Never.self, "\(path) \(what)") { try run() } }
       #expect(try PostgresOrders(uri: uri).count() == 74, "\(path)")
       return
     }
-    for (what, run) in commands {
-      let error = #expect(throws: PostgresError.self, "\(path) \(what)") { try run() }
-      #expect(error?.status == .unavailable, "\(path) \(what): \(String(describing: error))")
-      #expect(
-        error?.message.contains(
-          "table shop_orders is in schema \(TerminalText.quoted(shown.utf8)), which the role "
-            + "may not use: the role needs USAGE on that schema") == true,
-        "\(path) \(what): \(String(describing: error))")
-    }
+    expectHidden(schema: shown, by: commands, path: path)
     #expect(
       try server.sql("SELECT count(*) FROM public.shop_orders", database: name) == "2\n",
       "\(path)")
