@@ -43,9 +43,11 @@ final class PostgresConnection {
     }
     guard let started else { throw PostgresError.unavailable(parsed, "out of memory") }
     // libpq applies connect_timeout only when it blocks; here `shop` does: the URI's, else
-    // PGCONNECT_TIMEOUT's, else the default, each counted only when above 0.
+    // PGCONNECT_TIMEOUT's, else what libpq settled on (a service file's), else the default,
+    // each counted only when above 0.
+    let settled = pq.options(pq.conninfo(started))?.first { $0.keyword == "connect_timeout" }
     let seconds = PostgresConnection.connectTimeout(
-      uri: parsed.connectTimeout, variable: connectTimeoutVariable)
+      uri: parsed.connectTimeout, variable: connectTimeoutVariable, settled: settled?.value)
     let deadline = System.monotonicMilliseconds() &+ Int64(seconds) &* 1000
     var state = LibPQ.Polling.writing
     while pq.status(started) != LibPQ.connectionBad && state != .ok && state != .failed {
@@ -85,11 +87,13 @@ final class PostgresConnection {
   }
 
   /// The bound on connecting, in seconds: the URI's connect_timeout, else
-  /// `$PGCONNECT_TIMEOUT`, else the default; a value that is unset, zero or less (libpq's
-  /// "forever") or not a number counts as unset and falls through: no wait is unbounded.
-  static func connectTimeout(uri: String?, variable: String?) -> Int {
-    for value in [uri, variable] {
-      if let value, let seconds = Int(value), seconds > 0 { return seconds }
+  /// `$PGCONNECT_TIMEOUT`, else the one libpq settled on (a service file's), else the
+  /// default; a value that is unset, zero or less (libpq's "forever") or not a number counts
+  /// as unset and falls through: no wait is unbounded, and none is longer than a day.
+  static func connectTimeout(uri: String?, variable: String?, settled: String? = nil) -> Int {
+    for value in [uri, variable, settled] {
+      // At most a day, as `shop_timeout`: a larger bound would overflow the deadline.
+      if let value, let seconds = Int(value), seconds > 0 { return min(seconds, 86_400) }
     }
     return defaultConnectTimeout
   }
