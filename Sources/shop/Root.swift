@@ -41,8 +41,14 @@ func runShop(
     // An error printed into an orders file (`2>> orders.jsonl`) would corrupt it.
     let intoTheStore = stores.contains(where: streams.errorsWriteTo)
     // A library's or a server's words may hold a control character, as may a URI's parts.
-    if !error.message.isEmpty, !intoTheStore {
-      errors.write("Error: \(TerminalText.lines(error.message))\n")
+    var message = error.message
+    if let count = error.newestToCheck {
+      let them = count == 1 ? "it" : "them"
+      let listing = CommandLineDescription.listingNewest("\(count)")
+      message += "; check with `\(listing)` before placing \(them) again"
+    }
+    if !message.isEmpty, !intoTheStore {
+      errors.write("Error: \(TerminalText.lines(message))\n")
     }
   } catch {
     status = .software
@@ -109,8 +115,8 @@ private struct Root {
         return try show(Explanation.orders(store, listing: options.summaryWhy, libpq: libpq).text)
       }
       let report = SummaryListing(output: try streams.listing(), json: options.json)
-      try Summarise(history: try makeStore(store), report: report)
-        .summarise(options.range, by: options.grouping)
+      try Summarise(history: try makeStore(store), report: report, by: options.grouping)
+        .summarise(options.range)
       return .success
 
     case .catalog(let path, let json, let explain):

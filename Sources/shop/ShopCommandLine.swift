@@ -211,7 +211,13 @@ extension CommandLineDescription {
       (
         .temporaryFailure,
         "The outcome is unknown: with refs, run the same command again; without, check "
-          + "'shop orders --last N' first."
+          + "'\(listingNewest("N"))' first."
       ),
     ].map { Entry(name: "\($0.0.rawValue)", text: $0.1) })
+
+  /// The command line that lists the newest `count` orders, `shop orders --last 2`: what to
+  /// run before placing again orders whose outcome is unknown.
+  static func listingNewest(_ count: String) -> String {
+    "shop \(Command.orders.rawValue) \(OptionDescription.last.long) \(count)"
+  }
 }

@@ -87,7 +87,8 @@ struct PostgresReferenceTests {
     #expect(lost.status == 75)
     #expect(lost.stdout.isEmpty)
     #expect(
-      lost.stderr.contains("their refs make it safe to run the same command again"), "\(lost)")
+      lost.stderr.hasSuffix("their refs make it safe to run the same command again\n"),
+      "\(lost)")
     let place = try shop.run("place", "--orders", uri, "--ref", "d", "pen=1")
     #expect(place.status == 75)
     try server.sql("DROP TRIGGER shop_drop_at_commit ON shop_orders", database: database)

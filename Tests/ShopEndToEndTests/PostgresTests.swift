@@ -140,11 +140,12 @@ struct PostgresTests {
     #expect(place.stdout.isEmpty)
     #expect(place.stderr.contains("order 1002"))
     #expect(place.stderr.contains("unknown"))
-    #expect(place.stderr.contains("`shop orders --last 1`"))
+    #expect(place.stderr.contains("; check with `shop orders --last 1` before placing it again\n"))
     let batch = try shop.run(["batch", "--orders", uri], input: "pen=1\nlamp=1\n")
     #expect(batch.status == 75)
     #expect(batch.stdout.isEmpty)
-    #expect(batch.stderr.contains("`shop orders --last 2`"))
+    #expect(
+      batch.stderr.contains("; check with `shop orders --last 2` before placing them again\n"))
     try server.sql("DROP TRIGGER shop_drop_at_commit ON shop_orders", database: database)
     #expect(try shop.run("place", "--orders", uri, "lamp=1").stdout == "order 1002 for 190\n")
   }

@@ -51,6 +51,7 @@ extension ReportFailed: ShopError {
 extension BatchStopped: ShopError {
   /// The cause's status; a cause that is not a ``ShopError`` can only be a bug.
   public var status: ExitStatus { (cause as? any ShopError)?.status ?? .software }
+  public var newestToCheck: Int? { (cause as? any ShopError)?.newestToCheck }
 
   /// The cause's message, and the last order reported when there is one (a batch that stopped
   /// before reporting any says only why).

@@ -36,8 +36,13 @@ public protocol ShopError: Error {
   /// Whether ``message`` already names the last order the command reported (a commit the
   /// server never confirmed does), so a batch need not add it again.
   var namesTheLastReportedOrder: Bool { get }
+  /// When the outcome is unknown and nothing makes running the command again safe: how many
+  /// of the newest orders to look at first. The root says with which command, since only the
+  /// command line's description knows its names.
+  var newestToCheck: Int? { get }
 }
 
 extension ShopError {
   public var namesTheLastReportedOrder: Bool { false }
+  public var newestToCheck: Int? { nil }
 }

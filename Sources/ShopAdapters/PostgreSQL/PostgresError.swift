@@ -7,6 +7,9 @@ public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
   public let message: String
   /// The server's SQLSTATE, when it answered with an error.
   var sqlState: String? = nil
+  /// How many of the newest orders to check before placing these again, when the commit was
+  /// never confirmed and the orders have no refs.
+  public var newestToCheck: Int? = nil
 
   public var description: String { message }
 
@@ -44,16 +47,13 @@ public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
         "the last order this command reported is \($0), and any of these that were saved "
           + "come after it"
       } ?? "this command reported none of its orders"
-    let them = count == 1 ? "it" : "them"
-    let next =
-      rerunIsSafe
-      ? "their refs make it safe to run the same command again"
-      : "check with `shop orders --last \(count)` before placing \(them) again"
+    let next = rerunIsSafe ? "; their refs make it safe to run the same command again" : ""
     return PostgresError(
       status: .temporaryFailure,
       message:
         "the orders database \(place) did not confirm the commit of \(which) (\(why)): the "
-        + "outcome is unknown; \(reported); \(next)")
+        + "outcome is unknown; \(reported)\(next)",
+      newestToCheck: rerunIsSafe ? nil : count)
   }
 
   /// The server refused a statement for lack of a privilege: which one it needs. A schema's
