@@ -6,16 +6,20 @@ public protocol SummaryReport: AnyObject {
 /// The use case: sums the orders of a range from the reading port and reports the sums.
 ///
 /// Its ports arrive through the initializer as non-optional `let`s, as ``PlaceOrder``'s do.
+/// The grouping is the command line's choice, as the report is: it arrives with the parts,
+/// and each run asks only for a range.
 public struct Summarise {
   private let history: any OrderHistory
   private let report: any SummaryReport
+  private let grouping: Summary.Grouping
 
-  public init(history: any OrderHistory, report: any SummaryReport) {
+  public init(history: any OrderHistory, report: any SummaryReport, by grouping: Summary.Grouping) {
     self.history = history
     self.report = report
+    self.grouping = grouping
   }
 
-  public func summarise(_ range: TimeRange, by grouping: Summary.Grouping) throws {
+  public func summarise(_ range: TimeRange) throws {
     try report.report(try history.summary(of: range, by: grouping), by: grouping)
   }
 }

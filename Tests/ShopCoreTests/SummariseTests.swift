@@ -213,7 +213,7 @@ struct SummariseTests {
     let report = RecordingSummaryReport()
     let range = TimeRange(
       since: Timestamp(secondsSince1970: SummariseTests.midnight), until: nil)
-    try Summarise(history: ArrayHistory(orders), report: report).summarise(range, by: .day)
+    try Summarise(history: ArrayHistory(orders), report: report, by: .day).summarise(range)
     #expect(report.told.count == 1)
     #expect(report.told.first?.0 == SummariseTests.expected(orders, range).withoutSales)
     #expect(report.told.first?.1 == .day)
