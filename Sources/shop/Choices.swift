@@ -7,8 +7,16 @@ import ShopCore
 /// What the root chose, and the reason a person would give for it.
 struct Chosen<Value> {
   let value: Value
-  /// `from --catalog`, `default: …; $SHOP_ORDERS unset`.
-  let why: String
+  private let reason: () -> String
+
+  init(value: Value, why: @autoclosure @escaping () -> String) {
+    self.value = value
+    self.reason = why
+  }
+
+  /// `from --catalog`, `default: …; $SHOP_ORDERS unset`. Worded only when asked for: every
+  /// command chooses, and only `--explain` prints the reasons.
+  var why: String { reason() }
 }
 
 /// Where the prices come from.
@@ -49,9 +57,13 @@ func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
   -> Chosen<StoreSource>
 {
   if memory { return Chosen(value: .memory, why: "from \(OptionDescription.memory.long)") }
-  func located(_ bytes: [UInt8], _ why: String) -> Chosen<StoreSource> {
-    guard ConnectionURI.isURI(bytes) else { return Chosen(value: .file(FilePath(bytes)), why: why) }
-    return Chosen(value: .postgreSQL(ConnectionURI(bytes: bytes).text), why: why)
+  func located(_ bytes: [UInt8], _ why: @autoclosure @escaping () -> String)
+    -> Chosen<StoreSource>
+  {
+    guard ConnectionURI.isURI(bytes) else {
+      return Chosen(value: .file(FilePath(bytes)), why: why())
+    }
+    return Chosen(value: .postgreSQL(ConnectionURI(bytes: bytes).text), why: why())
   }
   if let flag { return located(flag.bytes, "from \(OptionDescription.orders.long)") }
   if let value = environment.shopOrders, !value.isEmpty {
