@@ -177,9 +177,9 @@ private struct Root {
     return PlaceOrder(catalog: catalog, orders: orders, clock: clock, report: report)
   }
 
-  /// The app of `batch`: quiet into a file, priced straight from the input's bytes
-  /// (``PricedBatch``); otherwise one request at a time. Built in the order of `place`'s, the
-  /// input opened last.
+  /// The app of `batch`: quiet or loud text into a file, priced straight from the input's
+  /// bytes (``PricedBatch``); otherwise one request at a time. Built in the order of `place`'s,
+  /// the input opened last.
   func makeBatch(_ options: PlacementOptions, path: FilePath?) throws -> PlaceBatch {
     let report = try makeReport(options.report)
     let orders = try makeStore(
@@ -187,10 +187,10 @@ private struct Root {
     let catalog = try makeCatalog(chooseCatalog(flag: options.catalogPath, environment).value)
     let opened = try path.map { path throws(FileError) in try BatchInput(path: path) }
     let input = try opened ?? streams.batchInput()
-    if let quiet = report as? QuietReport, let file = orders as? FileOrders {
+    if let priced = report as? any PricedReport, let file = orders as? FileOrders {
       return PlaceBatch(
         groups: PricedBatch(
-          input: input, catalog: catalog, store: file, clock: clock, report: quiet))
+          input: input, catalog: catalog, store: file, clock: clock, report: priced))
     }
     return PlaceBatch(
       source: input,

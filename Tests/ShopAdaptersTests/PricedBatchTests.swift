@@ -5,9 +5,10 @@ import Testing
 
 @testable import ShopAdapters
 
-/// The fast path of a quiet batch against the plain one: the same input, catalog, clock and
-/// starting file give the same orders file byte for byte, the same messages and the same count
-/// of lines not placed, whichever groups the fast path takes and which it leaves.
+/// The fast path of a batch against the plain one, quiet and loud: the same input, catalog,
+/// clock and starting file give the same orders file byte for byte, the same reports and
+/// messages and the same count of lines not placed, whichever groups the fast path takes and
+/// which it leaves.
 struct PricedBatchTests {
   let time = Timestamp(secondsSince1970: 1_796_018_803)
 
@@ -17,19 +18,23 @@ struct PricedBatchTests {
     /// count, how far it covers, and every slot (hash and offset).
     let index: [UInt8]
     let errors: String
+    /// What a loud report printed; empty for a quiet one.
+    let output: String
     let rejected: Int
   }
 
   func run(
-    fast: Bool, input: String, catalog: MemoryCatalog, existing: Draft? = nil,
-    again: String? = nil, groupLines: Int = BatchInput.groupLines
+    fast: Bool, loud: Bool = false, input: String, catalog: MemoryCatalog,
+    existing: Draft? = nil, again: String? = nil, groupLines: Int = BatchInput.groupLines
   ) throws -> Run {
     let folder = try TemporaryFolder()
     let path = FilePath(folder.file("orders.jsonl"))
     let store = FileOrders(path: path)
     if let existing { _ = try store.save([existing]) }
     let errors = BufferOutput()
-    let report = QuietReport(errors: errors)
+    let output = BufferOutput()
+    let report: any PricedReport =
+      loud ? TextReport(output: output) : QuietReport(errors: errors)
     let clock = FixedClock(time: time)
     let source = BatchInput(
       descriptor: BufferSource(Array(input.utf8), chunk: 4096), name: "in", groupLines: groupLines)
@@ -51,13 +56,13 @@ struct PricedBatchTests {
       FileManager.default.contents(atPath: folder.file("orders.jsonl.refs")) ?? Data())
     return Run(
       file: Array(file.utf8), index: Array(index.prefix(48) + index.dropFirst(4096)),
-      errors: errors.text, rejected: rejected)
+      errors: errors.text, output: output.text, rejected: rejected)
   }
 
-  /// A quiet batch into a file store, by the fast path or the plain one.
+  /// A batch into a file store, by the fast path or the plain one.
   static func batch(
     fast: Bool, _ source: BatchInput, catalog: any Catalog, store: FileOrders,
-    clock: any WallClock, report: QuietReport
+    clock: any WallClock, report: any PricedReport
   ) -> PlaceBatch {
     fast
       ? PlaceBatch(
@@ -97,7 +102,8 @@ struct PricedBatchTests {
   }
 
   /// Into an empty file, and into one whose order holds the ref `held`.
-  @Test func smallBatchesOfEveryKindPlaceAlikeEitherWay() throws {
+  @Test(arguments: [false, true])
+  func smallBatchesOfEveryKindPlaceAlikeEitherWay(loud: Bool) throws {
     var random = SplitMix(seed: 31)
     let held = try #require(
       Draft(
@@ -111,14 +117,18 @@ struct PricedBatchTests {
       if round % 3 == 1 { lines.append("@held sku-1=1") }  // Else good: refused by the file.
       let input = lines.joined(separator: "\n") + (Bool.random(using: &random) ? "\n" : "")
       let existing = round % 2 == 0 ? held : nil
-      let plain = try run(fast: false, input: input, catalog: catalog, existing: existing)
+      let plain = try run(
+        fast: false, loud: loud, input: input, catalog: catalog, existing: existing)
+      #expect(loud == !plain.output.isEmpty)
       #expect(
-        try run(fast: true, input: input, catalog: catalog, existing: existing) == plain,
+        try run(fast: true, loud: loud, input: input, catalog: catalog, existing: existing)
+          == plain,
         "\(input)")
     }
   }
 
-  @Test func groupsTheFastPathTakesAndLeavesNumberOnFromEachOther() throws {
+  @Test(arguments: [false, true])
+  func groupsTheFastPathTakesAndLeavesNumberOnFromEachOther(loud: Bool) throws {
     // Three groups of 200 lines (16,384 in use): the middle one has a line the fast path leaves.
     var random = SplitMix(seed: 32)
     var lines = (0..<500).map { _ in randomLine(&random, good: true) }
@@ -128,19 +138,23 @@ struct PricedBatchTests {
     let existing = try #require(
       Draft(lines: [OrderLine(sku: "sku-1", quantity: 1, price: 37)], placedAt: later))
     let plain = try run(
-      fast: false, input: input, catalog: catalog, existing: existing, groupLines: 200)
+      fast: false, loud: loud, input: input, catalog: catalog, existing: existing,
+      groupLines: 200)
     #expect(plain.rejected == 1)
     #expect(
-      try run(fast: true, input: input, catalog: catalog, existing: existing, groupLines: 200)
-        == plain)
+      try run(
+        fast: true, loud: loud, input: input, catalog: catalog, existing: existing,
+        groupLines: 200) == plain)
   }
 
-  @Test func refsTheFastPathWritesAreFoundInTheIndexAfterwards() throws {
+  @Test(arguments: [false, true])
+  func refsTheFastPathWritesAreFoundInTheIndexAfterwards(loud: Bool) throws {
     let input = (0..<300).map { "@ref-\($0) sku-\($0 % 50)=\($0 % 7 + 1)" }.joined(separator: "\n")
     let again = (250..<350).map { "@ref-\($0) sku-\($0 % 50)=\($0 % 7 + 1)" }.joined(
       separator: "\n")
-    let plain = try run(fast: false, input: input, catalog: catalog, again: again)
-    #expect(try run(fast: true, input: input, catalog: catalog, again: again) == plain)
+    let plain = try run(fast: false, loud: loud, input: input, catalog: catalog, again: again)
+    #expect(
+      try run(fast: true, loud: loud, input: input, catalog: catalog, again: again) == plain)
     #expect(plain.file.split(separator: UInt8(ascii: "\n")).count == 350)
   }
 }

@@ -426,16 +426,21 @@ struct RootTests {
       place.stderr
         == "Error: cannot write 'standard output': No space left on device; order 1001 was "
         + "saved, but its report may not have arrived\n")
-    // A batch's first group is 16,384 lines; its reports fit, the second group's do not.
+    // A batch's first group is 16,384 lines; its reports fit, the second group's do not. Into
+    // a file, both groups go the priced way, which tells its reports itself.
     let reports = (1001...17384).map { "order \($0) for 30\n".utf8.count }.reduce(0, +)
-    let batch = try harness.run(
-      ["batch", "--memory"], input: String(repeating: "pen=1\n", count: 16_386),
-      output: BufferSink(failure: full, limit: reports + 10))
-    #expect(batch.status == 74)
-    #expect(
-      batch.stderr
-        == "Error: cannot write 'standard output': No space left on device; the last order this "
-        + "batch saved is 17386; the last order this batch reported is 17384\n")
+    for store in [["--memory"], ["--orders", harness.folder.file("batch.jsonl")]] {
+      let batch = try harness.run(
+        ["batch"] + store, input: String(repeating: "pen=1\n", count: 16_386),
+        output: BufferSink(failure: full, limit: reports + 10))
+      #expect(batch.status == 74)
+      #expect(
+        batch.stderr
+          == "Error: cannot write 'standard output': No space left on device; the last order "
+          + "this batch saved is 17386; the last order this batch reported is 17384\n")
+    }
+    let saved = try harness.folder.read("batch.jsonl").split(separator: "\n")
+    #expect(saved.count == 16_386 && saved.last?.hasPrefix(#"{"number":17386,"#) == true)
     // An order placed already, reported again, was saved before: the failure is the report's.
     let again = try harness.run(
       ["place", "--orders", orders, "--ref", "web-1", "pen=1"], output: BufferSink())

@@ -3,31 +3,34 @@ import ShopCore
 // Over 300 lines on purpose: the batch's fast path is fenced in this one file, so all the
 // code that prices and writes past the plain way is read, tested and changed together.
 
-/// The fast path of `shop batch -q` into an orders file, fenced in this file: a group whose
+/// The fast path of `shop batch` into an orders file, fenced in this file: a group whose
 /// every line is a plain cart of SKUs the catalog sells is priced straight from the input's
 /// bytes and written straight into the file's buffer, with no `Request`, `Cart`, `Draft` or
 /// `Order` made, no `String` per SKU and no allocation per line (a line's `@REF` is one
 /// ``Reference``, which the file's index needs). A group with any other line (an unknown SKU,
 /// a mistake, a total too large, a ref given twice or already held) is placed the plain way,
-/// by ``PlaceOrder``, which says what is wrong; so is every group of a report that tells of
-/// placed orders. A differential test keeps the two ways equal, byte for byte.
+/// by ``PlaceOrder``, which says what is wrong. The report is quiet or loud text
+/// (``PricedReport``): of a placed order it tells only the number and payable, which the
+/// group has without an `Order`. A differential test keeps the two ways equal, byte for byte,
+/// in the file and in both reports.
 public final class PricedBatch: BatchGroups {
   private let input: BatchInput
   private let store: FileOrders
   private let clock: any WallClock
   private let placeOrder: PlaceOrder
+  private let report: any PricedReport
   private let table: SKUTable
   /// Kept between groups, so its storage is reused.
   private var group: Group
 
-  /// Only a quiet report: it tells nothing of placed orders, so none has to be made for it.
   public init(
     input: BatchInput, catalog: any Catalog, store: FileOrders, clock: any WallClock,
-    report: QuietReport
+    report: any PricedReport
   ) {
     self.input = input
     self.store = store
     self.clock = clock
+    self.report = report
     self.placeOrder = PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report)
     self.table = SKUTable(catalog.entries)
     self.group = Group(table: table)
@@ -52,8 +55,25 @@ public final class PricedBatch: BatchGroups {
     guard more else { return nil }
     if let requests { return try placeOrder.place(requests) }
     switch try store.place(group, at: clock.now()) {
-    case .placed(let last): return PlaceOrder.GroupResult(rejected: 0, lastNumber: last)
+    case .placed(let last):
+      if let last, report.tellsPlaced { try tell(group, last: last) }
+      return PlaceOrder.GroupResult(rejected: 0, lastNumber: last)
     case .refused: return try placeOrder.place(group.requests())
+    }
+  }
+
+  /// The reports of a group saved and synced, numbered up to `last`, as ``PlaceOrder`` gives
+  /// them: every order, then one flush; a flush that fails says the group was saved.
+  private func tell(_ group: Group, last: Int) throws {
+    // The store numbered the group up to `last` without overflow, so this can't either.
+    let first = last - (group.count - 1)
+    group.forEachPayable { index, payable in
+      report.placed(number: first + index, payable: payable)
+    }
+    do {
+      try report.flush()
+    } catch {
+      throw ReportFailed(cause: error, lastSaved: last)
     }
   }
 
@@ -185,6 +205,11 @@ public final class PricedBatch: BatchGroups {
         }
       }
       return items.count > first
+    }
+
+    /// Each order's index in the group and what it pays.
+    fileprivate func forEachPayable(_ body: (Int, Int) -> Void) {
+      for (index, total) in totals.enumerated() { body(index, Order.payable(total: total)) }
     }
 
     /// The group's lines so far as the plain way reads them, for a group it must place.

@@ -15,13 +15,18 @@ public final class TextReport: Report {
       output.write(TextReport.text(of: outcome, line: line))
       return
     }
-    // A loud batch prints a million of these: written as bytes, with no String in between.
+    placed(number: order.number, payable: order.payable)
+  }
+
+  /// `order 1001 for 225`: a loud batch prints a million of these, written as bytes, with no
+  /// String in between.
+  public func placed(number: Int, payable: Int) {
     bytes.removeAll(keepingCapacity: true)
     ByteWriter.append(to: &bytes, capacity: 64) { writer in
       writer.put(Fragment.order)
-      writer.put(order.number)
+      writer.put(number)
       writer.put(Fragment.for)
-      writer.put(order.payable)
+      writer.put(payable)
       writer.put(UInt8(ascii: "\n"))
     }
     output.write(bytes)
