@@ -1,3 +1,4 @@
+import Foundation
 import ShopAdapters
 import ShopCore
 import ShopTestSupport
@@ -159,5 +160,46 @@ struct OrderListingTests {
     #expect(first < 2_000, "the first delivery waited for \(first) of 20,000 orders")
     #expect(output.flushedAt.count > 10)
     #expect(output.flushedAt.last == 20_000)
+  }
+
+  /// Each order listed shows its own time, however its neighbours' times repeat, go back or
+  /// differ by a second: a listing keeps the text of the last time for the orders sharing it.
+  @Test(arguments: [OrderListing.Style.text, .json, .csv])
+  func everyOrderListedShowsItsOwnTime(style: OrderListing.Style) throws {
+    var random = SplitMix(seed: 44)
+    let base: Int64 = 1_796_018_803
+    let offsets: [Int64] = [0, 0, 0, 1, -1, 59, 86_400, -31_536_000]
+    var orders: [Order] = []
+    for number in 1001...1300 {
+      let at = base + offsets[Int(random.next() % UInt64(offsets.count))]
+      let draft = try #require(
+        Draft(
+          lines: [OrderLine(sku: "pen", quantity: 1, price: 30)],
+          placedAt: Timestamp(secondsSince1970: at)))
+      orders.append(Order(number: number, draft: draft))
+    }
+    let output = BufferOutput()
+    let listing = OrderListing(output: output, style: style)
+    for order in orders { try listing.list(order) }
+    try listing.deliver(complete: true)
+    let formatter = ISO8601DateFormatter()
+    let expected = orders.map {
+      formatter.string(
+        from: Date(timeIntervalSince1970: TimeInterval($0.placedAt.secondsSince1970)))
+    }
+    // The one time in each line: `YYYY-MM-DDTHH:MM:SSZ`, whatever the format around it.
+    let shown = Array(output.text.utf8).split(separator: UInt8(ascii: "\n")).compactMap {
+      line -> String? in
+      let bytes = Array(line)
+      guard bytes.count >= 20 else { return nil }
+      for start in 0...(bytes.count - 20)
+      where bytes[start + 4] == UInt8(ascii: "-") && bytes[start + 10] == UInt8(ascii: "T")
+        && bytes[start + 19] == UInt8(ascii: "Z")
+      {
+        return String(decoding: bytes[start..<(start + 20)], as: UTF8.self)
+      }
+      return nil
+    }
+    #expect(shown == expected)
   }
 }

@@ -40,6 +40,12 @@ struct ByteWriter {
     bytes.withUnsafeBufferPointer { put($0) }
   }
 
+  /// A string's UTF-8 bytes as they are, with no array made for them.
+  mutating func put(text: String) {
+    var text = text
+    text.withUTF8 { put($0) }
+  }
+
   /// A decimal integer, `-` first when negative.
   mutating func put(_ value: Int) {
     if value >= 0, value < 10 {

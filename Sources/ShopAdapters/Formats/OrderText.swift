@@ -6,12 +6,29 @@ import ShopCore
 ///     1001  2026-11-30T06:06:43Z  pen=2 lamp=1  total 250  payable 225
 ///     1002  2026-11-30T06:06:43Z  @web-5512 pen=2  total 60  payable 60
 enum OrderText {
+  /// The text of the last time written: the orders of a batch group share one, and writing a
+  /// time is a third of a line's cost.
+  struct Times {
+    fileprivate var time = Timestamp(secondsSince1970: .min)
+    fileprivate var text: [UInt8] = []
+
+    init() {}
+
+    fileprivate mutating func text(of time: Timestamp) -> [UInt8] {
+      if time != self.time {
+        self.time = time
+        text.removeAll(keepingCapacity: true)
+        UTCTime.append(time, to: &text)
+      }
+      return text
+    }
+  }
+
   /// Appends the line for `order`, newline included.
-  static func append(_ order: Order, to bytes: inout [UInt8]) {
+  static func append(_ order: Order, to bytes: inout [UInt8], times: inout Times) {
     var bound = 128 + UTCTime.length + Reference.maximumLength
     for item in order.lines { bound += 24 + item.sku.utf8.count }
-    var time: [UInt8] = []
-    UTCTime.append(order.placedAt, to: &time)
+    let time = times.text(of: order.placedAt)
     ByteWriter.append(to: &bytes, capacity: bound) { writer in
       writer.put(order.number)
       writer.put(Fragment.gap)
@@ -19,12 +36,12 @@ enum OrderText {
       writer.put(Fragment.gap)
       if let reference = order.reference {
         writer.put(UInt8(ascii: "@"))
-        writer.put(Array(reference.text.utf8))
+        writer.put(text: reference.text)
         writer.put(UInt8(ascii: " "))
       }
       for (index, item) in order.lines.enumerated() {
         if index > 0 { writer.put(UInt8(ascii: " ")) }
-        writer.put(Array(item.sku.utf8))
+        writer.put(text: item.sku)
         writer.put(UInt8(ascii: "="))
         writer.put(item.quantity)
       }

@@ -20,6 +20,7 @@ public final class OrderListing: Listing {
   private let notes: (any ByteOutput)?
   private var buffer: [UInt8] = []
   private var encoder = OrderJSON.Encoder()
+  private var times = OrderText.Times()
   private static let deliveryBytes = 1 << 16
 
   /// `lines`: the store listed, when it keeps the lines `--json` prints. `notes`: where a CSV
@@ -49,7 +50,7 @@ public final class OrderListing: Listing {
   public func list(_ order: Order) throws {
     switch style {
     case .text:
-      OrderText.append(order, to: &buffer)
+      OrderText.append(order, to: &buffer, times: &times)
     case .json:
       if let stored = lines?.storedLine(of: order) {
         buffer.append(contentsOf: stored)
