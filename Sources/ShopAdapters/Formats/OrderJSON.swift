@@ -10,8 +10,7 @@ import ShopCore
 enum OrderJSON {
   /// Writes orders; keeps the text of the last timestamp, which a whole batch group shares.
   struct Encoder {
-    private var cachedTime = Timestamp(secondsSince1970: .min)
-    private var cachedText: [UInt8] = []
+    private var times = UTCTime.LastText()
 
     init() {}
 
@@ -19,11 +18,7 @@ enum OrderJSON {
     mutating func append(
       _ order: Order, line: Int? = nil, alreadyPlaced: Bool = false, to bytes: inout [UInt8]
     ) {
-      if order.placedAt != cachedTime {
-        cachedTime = order.placedAt
-        cachedText.removeAll(keepingCapacity: true)
-        UTCTime.append(order.placedAt, to: &cachedText)
-      }
+      let time = times.text(of: order.placedAt)
       // Fixed text and six integers of at most 20 digits, then each item's share.
       var bound = 256 + (order.reference.map { ByteWriter.jsonStringBound($0.text) } ?? 0)
       for item in order.lines { bound += 96 + ByteWriter.jsonStringBound(item.sku) }
@@ -42,7 +37,7 @@ enum OrderJSON {
           case .payable: writer.put(order.payable)
           case .placedAt:
             writer.put(OrderLayout.quote)
-            writer.put(cachedText)
+            writer.put(time)
             writer.put(OrderLayout.quote)
           // An item's members, written by putItems, never an order's.
           case .sku, .quantity, .price: break

@@ -6,26 +6,8 @@ import ShopCore
 ///     1001  2026-11-30T06:06:43Z  pen=2 lamp=1  total 250  payable 225
 ///     1002  2026-11-30T06:06:43Z  @web-5512 pen=2  total 60  payable 60
 enum OrderText {
-  /// The text of the last time written: the orders of a batch group share one, and writing a
-  /// time is a third of a line's cost.
-  struct Times {
-    fileprivate var time = Timestamp(secondsSince1970: .min)
-    fileprivate var text: [UInt8] = []
-
-    init() {}
-
-    fileprivate mutating func text(of time: Timestamp) -> [UInt8] {
-      if time != self.time {
-        self.time = time
-        text.removeAll(keepingCapacity: true)
-        UTCTime.append(time, to: &text)
-      }
-      return text
-    }
-  }
-
   /// Appends the line for `order`, newline included.
-  static func append(_ order: Order, to bytes: inout [UInt8], times: inout Times) {
+  static func append(_ order: Order, to bytes: inout [UInt8], times: inout UTCTime.LastText) {
     var bound = 128 + UTCTime.length + Reference.maximumLength
     for item in order.lines { bound += 24 + item.sku.utf8.count }
     let time = times.text(of: order.placedAt)

@@ -3,6 +3,24 @@ import ShopCore
 /// ISO 8601 in UTC to the second (`2026-11-30T06:06:43Z`), written and read by hand: the
 /// formatter runs once per order in a batch, and Foundation's would load ICU at start-up.
 enum UTCTime {
+  /// The text of the last time written: the orders of a batch group share one, and writing a
+  /// time is a third of an order line's cost. The encoder and the text listing each keep one.
+  struct LastText {
+    private var time = Timestamp(secondsSince1970: .min)
+    private var bytes: [UInt8] = []
+
+    init() {}
+
+    mutating func text(of time: Timestamp) -> [UInt8] {
+      if time != self.time {
+        self.time = time
+        bytes.removeAll(keepingCapacity: true)
+        UTCTime.append(time, to: &bytes)
+      }
+      return bytes
+    }
+  }
+
   static let length = 20
   /// What ``couldStart(_:)`` checks each byte against: `d` a digit, else that separator.
   private static let form = Array("dddd-dd-ddTdd:dd:ddZ".utf8)

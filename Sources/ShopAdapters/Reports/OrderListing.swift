@@ -20,7 +20,7 @@ public final class OrderListing: Listing {
   private let notes: (any ByteOutput)?
   private var buffer: [UInt8] = []
   private var encoder = OrderJSON.Encoder()
-  private var times = OrderText.Times()
+  private var times = UTCTime.LastText()
   private static let deliveryBytes = 1 << 16
 
   /// `lines`: the store listed, when it keeps the lines `--json` prints. `notes`: where a CSV
