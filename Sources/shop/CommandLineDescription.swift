@@ -103,6 +103,13 @@ struct OptionDescription: Sendable, Equatable {
   var target: OptionTarget
 
   /// A flag that sets `field`.
+  /// The same option, told in another command's words: one name, declared once.
+  func helping(_ help: String) -> OptionDescription {
+    var described = self
+    described.help = help
+    return described
+  }
+
   static func flag(
     short: String? = nil, _ long: String, help: String,
     sets field: OptionValues.Flag

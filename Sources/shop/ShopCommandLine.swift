@@ -54,8 +54,7 @@ extension CommandLineDescription {
           """,
         options: [
           .orders,
-          .flag(
-            "--json", help: "Print each order as stored, one JSON object per line.", sets: .json),
+          .json.helping("Print each order as stored, one JSON object per line."),
           .csv,
           .count,
           .last,
@@ -93,7 +92,7 @@ extension CommandLineDescription {
         options: [
           .orders, .since, .until,
           .by,
-          .flag("--json", help: "Print one JSON object per line.", sets: .json),
+          .json.helping("Print one JSON object per line."),
           .explain,
           .help,
         ],
@@ -104,7 +103,7 @@ extension CommandLineDescription {
         abstract: "List the catalog's SKUs and prices, sorted by SKU.",
         discussion: "",
         options: [
-          .catalog, .flag("--json", help: "Print one JSON object per SKU.", sets: .json),
+          .catalog, .json.helping("Print one JSON object per SKU."),
           .explain, .help,
         ],
         operands: [],
