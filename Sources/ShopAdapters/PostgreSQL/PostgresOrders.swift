@@ -198,8 +198,16 @@ public final class PostgresOrders: Orders, OrderHistory {
         WITH ORDINALITY AS r(m, o)) p
     """
 
+  /// The store's connection, made on first use. A batch's session may end between its
+  /// groups (`idle_session_timeout`, a restarted server, a pooler closing idle clients):
+  /// every group before has its outcome reported, so a new connection takes its place, and
+  /// checks the table again (it may be another server's, after a failover).
   private func connect() throws -> PostgresConnection {
-    if let opened { return opened }
+    if let opened {
+      guard opened.endedWhileIdle else { return opened }
+      self.opened = nil
+      schemaChecked = false
+    }
     let connection = try PostgresConnection(
       uri: uri, library: library, connectTimeoutVariable: connectTimeoutVariable)
     opened = connection
@@ -221,8 +229,8 @@ public final class PostgresOrders: Orders, OrderHistory {
   }
 
   private func createOrAlterTable(on connection: PostgresConnection) throws {
-    let found = try connection.run([
-      .init(sql: PostgresConnection.begin),
+    let found = try connection.run(
+      connection.opening + [
       .init(sql: "SELECT pg_catalog.pg_advisory_xact_lock(\(Self.schemaLock))"),
       .init(
         sql: "SELECT pg_catalog.to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 "
