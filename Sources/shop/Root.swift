@@ -239,7 +239,8 @@ struct NotAURI: ShopError {
     var shown = ConnectionURI.redacting(text, wholeURI: true)
     if let colon = shown.firstIndex(of: ":") {
       let rest = shown[shown.index(after: colon)...].drop { $0 == "/" }
-      shown = String(shown[...colon]) + String(shown[shown.index(after: colon)..<rest.startIndex])
+      shown =
+        String(shown[...colon]) + String(shown[shown.index(after: colon)..<rest.startIndex])
         + ConnectionURI.redacting("x://" + rest, wholeURI: true).dropFirst(4)
     }
     return "'\(shown)' (\(from)) is not a PostgreSQL URI: \(why). A URI is "
