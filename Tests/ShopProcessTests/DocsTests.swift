@@ -181,6 +181,26 @@ struct DocsTests {
     #expect(quotes >= 2)
   }
 
+  /// The README's steps for a second machine are docs/postgresql.md's, line for line and in
+  /// order (that page may add lines between them), so the two can't drift apart.
+  @Test func theSecondMachineStepsAreTheSameInBothPlaces() throws {
+    func steps(_ document: String) throws -> [Substring] {
+      let block = try #require(
+        DocsTests.blocks(try SourceTree.document(document)).first {
+          $0.text.contains("CREATE ROLE clerk")
+        })
+      return DocsTests.lines(block.text).filter { !$0.isEmpty }
+    }
+    let readme = try steps("README.md")
+    var page = try steps("docs/postgresql.md")[...]
+    for line in readme {
+      let found = page.firstIndex(of: line)
+      #expect(found != nil, "docs/postgresql.md lacks, in order: \(line)")
+      page = page[(found.map { $0 + 1 } ?? page.endIndex)...]
+    }
+    #expect(readme.count >= 9)
+  }
+
   /// The README's PostgreSQL recipes against a throwaway server, after its file recipes: the
   /// import loads the file's orders, which then list alike from both stores, and a backup
   /// restored over the table gives them back.
