@@ -181,6 +181,26 @@ struct DocsTests {
     #expect(quotes >= 2)
   }
 
+  /// The README's steps for a second machine are docs/postgresql.md's, line for line and in
+  /// order (that page may add lines between them), so the two can't drift apart.
+  @Test func theSecondMachineStepsAreTheSameInBothPlaces() throws {
+    func steps(_ document: String) throws -> [Substring] {
+      let block = try #require(
+        DocsTests.blocks(try SourceTree.document(document)).first {
+          $0.text.contains("CREATE ROLE clerk")
+        })
+      return DocsTests.lines(block.text).filter { !$0.isEmpty }
+    }
+    let readme = try steps("README.md")
+    var page = try steps("docs/postgresql.md")[...]
+    for line in readme {
+      let found = page.firstIndex(of: line)
+      #expect(found != nil, "docs/postgresql.md lacks, in order: \(line)")
+      page = page[(found.map { $0 + 1 } ?? page.endIndex)...]
+    }
+    #expect(readme.count >= 9)
+  }
+
   /// The README's PostgreSQL recipes against a throwaway server, after its file recipes: the
   /// import loads the file's orders, which then list alike from both stores, and a backup
   /// restored over the table gives them back.
@@ -218,6 +238,27 @@ struct DocsTests {
     #expect(restored.status == 0, "\(restored)")
     let again = try bothStores()
     #expect(again.file.stdout == again.server.stdout && again.server.status == 0, "\(again)")
+  }
+
+  /// Every test that docs/guarantees.md names as holding a promise is a test of the package.
+  @Test func everyTestTheGuaranteesNameExists() throws {
+    let guarantees = try SourceTree.document("docs/guarantees.md")
+    var sources = ""
+    let tests = SourceTree.root.appendingPathComponent("Tests").path
+    for path in FileManager.default.enumerator(atPath: tests)?.allObjects as? [String] ?? []
+    where path.hasSuffix(".swift") {
+      sources += try String(contentsOfFile: tests + "/" + path, encoding: .utf8)
+    }
+    let rows = DocsTests.lines(guarantees).filter { $0.hasPrefix("| **") }
+    #expect(rows.count >= 15)
+    for row in rows {
+      let heldBy = row.split(separator: "|").last ?? ""
+      let names = heldBy.matches(of: /`([a-z][A-Za-z0-9]+)`/).map { String($0.output.1) }
+      #expect(!names.isEmpty, "no test holds: \(row.prefix(60))")
+      for name in names {
+        #expect(sources.contains("func \(name)("), "docs/guarantees.md names no test \(name)")
+      }
+    }
   }
 
   // MARK: - Links and lines
