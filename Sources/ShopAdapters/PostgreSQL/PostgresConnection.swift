@@ -128,10 +128,12 @@ final class PostgresConnection {
   /// whose server may still be working.
   var endedWhileIdle: Bool {
     guard !timedOut else { return false }
-    if pq.status(connection) == LibPQ.connectionOK, System.isReadable(pq.socket(connection)) {
-      // The server's last words (a FATAL error) and the end of the stream, if that is what
-      // came: libpq then marks the connection bad.
-      _ = pq.consumeInput(connection)
+    // The server's last words (a FATAL error), then the end of the stream, if that is what
+    // came: libpq marks the connection bad when it reads the end. Each read takes what is
+    // there, so a few suffice; a server that keeps talking is not one that left.
+    for _ in 0..<4
+    where pq.status(connection) == LibPQ.connectionOK && System.isReadable(pq.socket(connection)) {
+      if pq.consumeInput(connection) == 0 { break }
     }
     return pq.status(connection) != LibPQ.connectionOK
   }

@@ -231,13 +231,13 @@ public final class PostgresOrders: Orders, OrderHistory {
   private func createOrAlterTable(on connection: PostgresConnection) throws {
     let found = try connection.run(
       connection.opening + [
-      .init(sql: "SELECT pg_catalog.pg_advisory_xact_lock(\(Self.schemaLock))"),
-      .init(
-        sql: "SELECT pg_catalog.to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 "
-          + "FROM pg_catalog.pg_attribute WHERE attrelid = "
-          + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'ref' "
-          + "AND NOT attisdropped)"),
-    ])
+        .init(sql: "SELECT pg_catalog.pg_advisory_xact_lock(\(Self.schemaLock))"),
+        .init(
+          sql: "SELECT pg_catalog.to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 "
+            + "FROM pg_catalog.pg_attribute WHERE attrelid = "
+            + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'ref' "
+            + "AND NOT attisdropped)"),
+      ])
     let exists = found.last?.text(0, 0) == "t"
     let hasColumn = found.last?.text(0, 1) == "t"
     // `ref` is nullable, so it is checked apart (``referenceDeclaration``).
