@@ -20,10 +20,10 @@ struct OrderCSVTests {
     OrderCSV.append(try OrderCSVTests.order(1002, [("a.b-c_D", 1_000_000, 1)]), to: &bytes)
     #expect(
       String(decoding: bytes, as: UTF8.self)
-        == "1001,2026-11-30T06:06:43Z,pen=2 lamp=1,250,225\r\n"
-        + "1002,2026-11-30T06:06:43Z,a.b-c_D=1000000,1000000,900000\r\n")
+        == "1001,2026-11-30T06:06:43Z,pen=2 lamp=1,250,225,,,\r\n"
+        + "1002,2026-11-30T06:06:43Z,a.b-c_D=1000000,1000000,900000,,,\r\n")
     #expect(
-      String(decoding: OrderCSV.header, as: UTF8.self) == "number,placedAt,items,total,payable\r\n")
+      String(decoding: OrderCSV.header, as: UTF8.self) == "number,placedAt,items,total,payable,ref,voids,voidedBy\r\n")
   }
 
   @Test(arguments: [
@@ -59,7 +59,7 @@ struct OrderCSVTests {
           placedAt: Timestamp(secondsSince1970: time)))
       _ = try store.save([draft])
     }
-    let header = "number,placedAt,items,total,payable\r\n"
+    let header = "number,placedAt,items,total,payable,ref,voids,voidedBy\r\n"
     func csv(_ selection: OrderSelection, in range: TimeRange = .all) throws -> String {
       let output = BufferOutput()
       let listing = OrderListing(output: output, style: .csv)
@@ -71,12 +71,12 @@ struct OrderCSVTests {
     #expect(all.split(separator: "\r\n").count == 4)
     #expect(!all.replacing("\r\n", with: "").contains("\n"))
     #expect(
-      try csv(.last(1)) == header + "1003,1970-01-03T00:00:00Z,pen=1,30,30\r\n")
+      try csv(.last(1)) == header + "1003,1970-01-03T00:00:00Z,pen=1,30,30,,,\r\n")
     let range = TimeRange(since: Timestamp(secondsSince1970: 86400), until: nil)
     #expect(
       try csv(.all, in: range)
-        == header + "1002,1970-01-02T00:00:00Z,pen=1,30,30\r\n"
-        + "1003,1970-01-03T00:00:00Z,pen=1,30,30\r\n")
+        == header + "1002,1970-01-02T00:00:00Z,pen=1,30,30,,,\r\n"
+        + "1003,1970-01-03T00:00:00Z,pen=1,30,30,,,\r\n")
     // An empty range is a header alone: a spreadsheet still opens it, with its columns.
     let none = TimeRange(since: Timestamp(secondsSince1970: 86400 * 9), until: nil)
     #expect(try csv(.all, in: none) == header)
@@ -111,11 +111,11 @@ struct SummaryListingTests {
   @Test func textLinesPerGrouping() throws {
     #expect(
       try SummaryListingTests.printed(.none, json: false)
-        == "orders 3  total 470  payable 445  discount 25\n")
+        == "orders 3  voided 0  total 470  payable 445  discount 25\n")
     #expect(
       try SummaryListingTests.printed(.day, json: false)
-        == "2026-11-29  orders 1  total 30  payable 30  discount 0\n"
-        + "2026-11-30  orders 2  total 440  payable 415  discount 25\n")
+        == "2026-11-29  orders 1  voided 0  total 30  payable 30  discount 0\n"
+        + "2026-11-30  orders 2  voided 0  total 440  payable 415  discount 25\n")
     #expect(
       try SummaryListingTests.printed(.sku, json: false)
         == "lamp  quantity 2  revenue 380  orders 2\npen  quantity 3  revenue 90  orders 2\n")
@@ -124,11 +124,11 @@ struct SummaryListingTests {
   @Test func jsonObjectsPerGrouping() throws {
     #expect(
       try SummaryListingTests.printed(.none, json: true)
-        == #"{"orders":3,"total":470,"payable":445,"discount":25}"# + "\n")
+        == #"{"orders":3,"voided":0,"total":470,"payable":445,"discount":25}"# + "\n")
     #expect(
       try SummaryListingTests.printed(.day, json: true)
-        == #"{"day":"2026-11-29","orders":1,"total":30,"payable":30,"discount":0}"# + "\n"
-        + #"{"day":"2026-11-30","orders":2,"total":440,"payable":415,"discount":25}"# + "\n")
+        == #"{"day":"2026-11-29","orders":1,"voided":0,"total":30,"payable":30,"discount":0}"# + "\n"
+        + #"{"day":"2026-11-30","orders":2,"voided":0,"total":440,"payable":415,"discount":25}"# + "\n")
     #expect(
       try SummaryListingTests.printed(.sku, json: true)
         == #"{"sku":"lamp","quantity":2,"revenue":380,"orders":2}"# + "\n"
@@ -139,7 +139,7 @@ struct SummaryListingTests {
     let empty = Summary(totals: Summary.Totals())
     #expect(
       try SummaryListingTests.printed(.none, json: false, empty)
-        == "orders 0  total 0  payable 0  discount 0\n")
+        == "orders 0  voided 0  total 0  payable 0  discount 0\n")
     #expect(try SummaryListingTests.printed(.day, json: true, empty) == "")
     #expect(try SummaryListingTests.printed(.sku, json: false, empty) == "")
   }

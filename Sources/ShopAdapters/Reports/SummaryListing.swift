@@ -2,12 +2,14 @@ import ShopCore
 
 /// What `shop summary` prints: lines a person reads, or one JSON object per line.
 ///
-///     orders 3  total 470  payable 445  discount 25
-///     2026-11-30  orders 2  total 440  payable 415  discount 25      (--by day)
-///     pen  quantity 5  revenue 150  orders 3                         (--by sku)
+///     orders 3  voided 1  total 470  payable 445  discount 25
+///     2026-11-30  orders 2  voided 0  total 440  payable 415  discount 25      (--by day)
+///     pen  quantity 5  revenue 150  orders 3                                   (--by sku)
 ///
-/// In JSON: `{"orders":3,"total":470,"payable":445,"discount":25}`, with `"day":"2026-11-30"`
-/// first for a day, and `{"sku":"pen","quantity":5,"revenue":150,"orders":3}` for a SKU.
+/// In JSON: `{"orders":3,"voided":1,"total":470,"payable":445,"discount":25}`, with
+/// `"day":"2026-11-30"` first for a day, and `{"sku":"pen","quantity":5,"revenue":150,
+/// "orders":3}` for a SKU. `orders` counts every order placed, `voided` those of them a void
+/// took back, and the sums are over the orders not voided (Summary.Totals).
 public final class SummaryListing: SummaryReport {
   private let output: any ByteOutput
   private let json: Bool
@@ -34,7 +36,7 @@ public final class SummaryListing: SummaryReport {
   private func append(_ totals: Summary.Totals, day: Timestamp?, to bytes: inout [UInt8]) {
     let date = day.map { String(TimeArgument.text($0).prefix(10)) }
     let fields = [
-      ("orders", totals.orders), ("total", totals.total), ("payable", totals.payable),
+      ("orders", totals.orders), ("voided", totals.voided), ("total", totals.total), ("payable", totals.payable),
       ("discount", totals.discount),
     ]
     if json {
