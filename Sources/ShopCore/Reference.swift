@@ -157,7 +157,8 @@ extension Cart {
   /// them: for a cart the catalog could not price, whose reference `order` holds.
   public func hasSameItems(as order: Order) -> Bool {
     !order.isVoid
-      && Draft.quantities(order.lines) == Dictionary(items.map { ($0.sku, $0.quantity) }) { $0 + $1 }
+      && Draft.quantities(order.lines)
+        == Dictionary(items.map { ($0.sku, $0.quantity) }) { $0 + $1 }
   }
 }
 

@@ -38,6 +38,14 @@ extension Invocation {
     case .batch:
       let input = parsed.operands.first.flatMap { $0 == [UInt8(ascii: "-")] ? nil : $0 }
       self = .batch(PlacementOptions(values), input: input.map(FilePath.init))
+    case .void:
+      var options = VoidOptions(ordersPath: values.paths[.orders], explain: values.flags[.explain])
+      options.report = values.flags[.quiet] ? .quiet : values.flags[.json] ? .json : .text
+      // The parser checked the operand: one whole number from 1 that fits `Int`.
+      guard let number = parsed.operands.first.flatMap(CommandLineParser.number) else {
+        throw UsageError(reason: "missing NUMBER", command: described, in: description)
+      }
+      self = .void(options, number: number, values.references[.reference])
     case .orders:
       var options = OrdersOptions(
         ordersPath: values.paths[.orders], json: values.flags[.json])

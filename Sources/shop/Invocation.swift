@@ -10,6 +10,7 @@ enum Invocation: Equatable {
   case place(PlacementOptions, Cart, Reference?)
   /// `input` nil means standard input (no FILE, or `-`).
   case batch(PlacementOptions, input: FilePath?)
+  case void(VoidOptions, number: Int, Reference?)
   case orders(OrdersOptions)
   case summary(SummaryOptions)
   case catalog(catalogPath: FilePath?, json: Bool, explain: Bool)
@@ -19,7 +20,7 @@ enum Invocation: Equatable {
 
 /// The commands, as they are typed; each is described in ``CommandLineDescription/shop``.
 enum Command: String, CaseIterable, Equatable {
-  case place, batch, orders, summary, catalog, help, completions, manual
+  case place, batch, void, orders, summary, catalog, help, completions, manual
 }
 
 /// The shells `shop completions` writes a script for.
@@ -36,6 +37,14 @@ struct PlacementOptions: Equatable {
   var ordersPath: FilePath?
   var memory = false
   /// `--explain`: print what would be built and why, and touch nothing.
+  var explain = false
+}
+
+/// The choices of `shop void`.
+struct VoidOptions: Equatable {
+  var report = ReportStyle.text
+  /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
+  var ordersPath: FilePath?
   var explain = false
 }
 
@@ -117,6 +126,7 @@ extension Invocation {
     switch self {
     case .place(let options, _, _), .batch(let options, _):
       return (options.ordersPath, options.memory)
+    case .void(let options, _, _): return (options.ordersPath, false)
     case .orders(let options): return (options.ordersPath, false)
     case .summary(let options): return (options.ordersPath, false)
     default: return nil

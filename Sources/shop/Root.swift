@@ -94,6 +94,18 @@ private struct Root {
       if options.explain { return try show(explain(options, input: path)) }
       return try makeBatch(options, path: path).run() == 0 ? .success : .rejected
 
+    case .void(let options, let number, let reference):
+      let store = chooseStore(flag: options.ordersPath, memory: false, environment)
+      if options.explain {
+        return try show(
+          Explanation.void(store, report: chooseReport(options.report), clock: clock, libpq: libpq)
+            .text)
+      }
+      switch try makeVoidOrder(options, store: store).void(number, reference: reference) {
+      case .voided, .alreadyVoid: return .success
+      case .noOrder, .notAnOrder, .conflict: return .rejected
+      }
+
     case .orders(let options):
       let store = chooseStore(flag: options.ordersPath, memory: false, environment)
       if options.explain {
@@ -177,6 +189,28 @@ private struct Root {
     return PlaceOrder(catalog: catalog, orders: orders, clock: clock, report: report)
   }
 
+  /// The app of `void`: the report first, as for `place`, so a closed standard output stops
+  /// the command before the store is touched; then the store that records voids.
+  func makeVoidOrder(_ options: VoidOptions, store: Chosen<StoreSource>) throws -> VoidOrder {
+    let report: VoidListing
+    switch options.report {
+    case .text: report = VoidListing(output: try streams.reports(), style: .text)
+    case .quiet: report = VoidListing(output: try streams.reports(), style: .quiet)
+    case .json: report = VoidListing(output: try streams.reports(), style: .json)
+    }
+    return VoidOrder(orders: try makeVoids(store), clock: clock, report: report)
+  }
+
+  /// Which store records voids: the one `place` would use.
+  func makeVoids(_ source: Chosen<StoreSource>) throws -> any OrderVoids {
+    switch source.value {
+    case .memory: return MemoryOrders()
+    case .file(let path): return try FileOrders(path: path, streams: streams.files)
+    case .postgreSQL: throw VoidNotOnPostgreSQL()
+    case .nowhere: throw NoOrdersLocation()
+    }
+  }
+
   /// The app of `batch`: quiet or loud text into a file, priced straight from the input's
   /// bytes (``PricedBatch``); otherwise one request at a time. Built in the order of `place`'s,
   /// the input opened last.
@@ -220,6 +254,16 @@ extension StoreSource {
   var path: FilePath? {
     if case .file(let path) = self { return path }
     return nil
+  }
+}
+
+/// `shop void` on a PostgreSQL store: its table has no column for voids yet, so nothing is
+/// recorded rather than something other readers would not know.
+struct VoidNotOnPostgreSQL: ShopError {
+  var status: ExitStatus { .unavailable }
+  var message: String {
+    "void is not available for a PostgreSQL store yet (its table has no column for voids); "
+      + "nothing was saved"
   }
 }
 

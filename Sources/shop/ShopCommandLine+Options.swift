@@ -32,6 +32,12 @@ extension OptionDescription {
     help: "The order's ref: 1-64 letters, digits, '-', '_', '.', ':' or '/'. Placed at most once.",
     target: .reference(.reference))
 
+  /// `void --ref`: the same value as `place --ref`, given to a void.
+  static let voidReference = OptionDescription(
+    long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
+    help: "The void's ref, as for place: a rerun under it records nothing new.",
+    target: .reference(.reference))
+
   /// `orders --ref`: the same value as `place --ref`, sought rather than given.
   static let referenceSought = OptionDescription(
     long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
@@ -103,6 +109,10 @@ extension OperandDescription {
   static let numbers = OperandDescription(
     name: "NUMBER", kind: .orderNumber, isOptional: true, isRepeating: true,
     help: "The number of an order to list, such as 1001.")
+
+  static let voided = OperandDescription(
+    name: "NUMBER", kind: .orderNumber, isOptional: false, isRepeating: false,
+    help: "The number of the order to take back, such as 1001.")
 
   static let items = OperandDescription(
     name: "SKU=QTY", kind: .item, isOptional: false, isRepeating: true,

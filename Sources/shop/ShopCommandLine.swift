@@ -42,6 +42,28 @@ extension CommandLineDescription {
         ],
         conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
       CommandDescription(
+        name: "void",
+        abstract: "Take an order back: record a void of it, kept in the history with its time.",
+        discussion: """
+          The void is a record of its own, numbered after the last order, that names the \
+          order it takes back; nothing is deleted or rewritten. Prints 'order NUMBER void \
+          (void N)' once the void is saved. An order already void prints 'order NUMBER \
+          already void (void N)' (exit 0), so a script may run it again; a NUMBER with no \
+          record prints 'no order NUMBER' (exit 1); a void is not taken back (exit 1). With \
+          --ref, a void the store already holds under that ref is answered as already void, \
+          and a ref another record holds is refused (exit 1).
+          """,
+        options: [
+          .voidReference,
+          .quiet.helping("Report nothing on standard output; the exit status tells."),
+          .json.helping("Report the void as stored, as one JSON object."),
+          .orders,
+          .explain,
+          .help,
+        ],
+        operands: [.voided],
+        conflicts: [(.option(.quiet), .option(.json))]),
+      CommandDescription(
         name: "orders",
         abstract: "List the saved orders, oldest first.",
         discussion: """
@@ -176,12 +198,13 @@ extension CommandLineDescription {
       (
         ExitStatus.success,
         "Placed (every order of a batch placed, or already placed under its ref with the same "
-          + "items); a listing or help printed."
+          + "items); voided, or already void; a listing or help printed."
       ),
       (
         .rejected,
         "Rejected: an unknown SKU, a ref already placed with other items, (batch) a line "
-          + "rejected or malformed, or (orders) a NUMBER or ref with no order."
+          + "rejected or malformed, (orders, void) a NUMBER or ref with no order, or (void) a "
+          + "void of a void or a ref another record holds."
       ),
       (.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
       (.dataError, "Bad data: a total too large, a bad catalog line, a bad orders file line."),

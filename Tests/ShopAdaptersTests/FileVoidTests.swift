@@ -11,7 +11,10 @@ import Testing
 struct FileVoidTests {
   let time = Timestamp(secondsSince1970: 1_796_018_803)
 
-  func draft(_ quantity: Int = 1, sku: String = "pen", price: Int = 30, at seconds: Int64 = 0, ref: String? = nil)
+  func draft(
+    _ quantity: Int = 1, sku: String = "pen", price: Int = 30, at seconds: Int64 = 0,
+    ref: String? = nil
+  )
     throws -> Draft
   {
     try #require(
@@ -116,7 +119,8 @@ struct FileVoidTests {
       } else {
         let sku = ["pen", "lamp", "ink", "desk"][Int(random.next() % 4)]
         let placed = try store.save([
-          try draft(Int(random.next() % 9) + 1, sku: sku, price: Int(random.next() % 300), at: seconds)
+          try draft(
+            Int(random.next() % 9) + 1, sku: sku, price: Int(random.next() % 300), at: seconds)
         ])
         kept += placed
       }
@@ -153,7 +157,8 @@ struct FileVoidTests {
       #expect(inRange == marked.filter { range.contains($0.placedAt) })
       for grouping in [Summary.Grouping.none, .day, .sku] {
         let summary = try reader.summary(of: range, by: grouping)
-        #expect(summary == Self.sums(of: marked.filter { range.contains($0.placedAt) }, by: grouping))
+        #expect(
+          summary == Self.sums(of: marked.filter { range.contains($0.placedAt) }, by: grouping))
       }
     }
     let whole = try reader.summary(of: .all, by: .none)
@@ -217,7 +222,10 @@ struct FileVoidTests {
     #expect(try all(FileOrders(path: path)).map(\.voidedBy) == [1003, nil, nil])
     #expect(try FileOrders(path: path).void(void(1001)).isAlreadyVoid(by: 1003))
     _ = try FileOrders(path: path).save([draft()])
-    #expect(try folder.read("orders.jsonl") == start + whole + "\n" + #"{"number":1004,"items":[{"sku":"pen","quantity":1,"price":30}],"total":30,"payable":30,"placedAt":"2026-11-30T06:06:43Z"}"# + "\n")
+    #expect(
+      try folder.read("orders.jsonl") == start + whole + "\n"
+        + #"{"number":1004,"items":[{"sku":"pen","quantity":1,"price":30}],"total":30,"payable":30,"placedAt":"2026-11-30T06:06:43Z"}"#
+        + "\n")
     // A void that names no order before it, or that is not the next number, is foreign.
     for foreign in [
       #"{"number":1003,"voids":1003,"placedAt":"2026-11-30T06:06:43Z"}"#,

@@ -23,7 +23,8 @@ struct OrderCSVTests {
         == "1001,2026-11-30T06:06:43Z,pen=2 lamp=1,250,225,,,\r\n"
         + "1002,2026-11-30T06:06:43Z,a.b-c_D=1000000,1000000,900000,,,\r\n")
     #expect(
-      String(decoding: OrderCSV.header, as: UTF8.self) == "number,placedAt,items,total,payable,ref,voids,voidedBy\r\n")
+      String(decoding: OrderCSV.header, as: UTF8.self)
+        == "number,placedAt,items,total,payable,ref,voids,voidedBy\r\n")
   }
 
   @Test(arguments: [
@@ -127,8 +128,10 @@ struct SummaryListingTests {
         == #"{"orders":3,"voided":0,"total":470,"payable":445,"discount":25}"# + "\n")
     #expect(
       try SummaryListingTests.printed(.day, json: true)
-        == #"{"day":"2026-11-29","orders":1,"voided":0,"total":30,"payable":30,"discount":0}"# + "\n"
-        + #"{"day":"2026-11-30","orders":2,"voided":0,"total":440,"payable":415,"discount":25}"# + "\n")
+        == #"{"day":"2026-11-29","orders":1,"voided":0,"total":30,"payable":30,"discount":0}"#
+        + "\n"
+        + #"{"day":"2026-11-30","orders":2,"voided":0,"total":440,"payable":415,"discount":25}"#
+        + "\n")
     #expect(
       try SummaryListingTests.printed(.sku, json: true)
         == #"{"sku":"lamp","quantity":2,"revenue":380,"orders":2}"# + "\n"

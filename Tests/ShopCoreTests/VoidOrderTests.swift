@@ -83,7 +83,9 @@ struct VoidOrderTests {
 
   @Test func aFailedReportOfASavedVoidSaysWhatWasSaved() throws {
     let orders = FakeOrders()
-    _ = try orders.place([try #require(Draft(lines: [OrderLine(sku: "pen", quantity: 1, price: 30)], placedAt: noon))])
+    _ = try orders.place([
+      try #require(Draft(lines: [OrderLine(sku: "pen", quantity: 1, price: 30)], placedAt: noon))
+    ])
     let void = VoidOrder(orders: orders, clock: FixedClock(time: noon), report: FailingVoidReport())
     #expect {
       try void.void(1001)

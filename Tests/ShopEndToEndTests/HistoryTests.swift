@@ -164,7 +164,8 @@ struct HistoryTests {
     #expect(byDay.contains(#""day":"20"#))
     // An empty range: zero sums, no rows, status 0.
     let empty = try shop.run("summary", "--orders", orders, "--until", "2000-01-01")
-    #expect(empty.status == 0 && empty.stdout == "orders 0  voided 0  total 0  payable 0  discount 0\n")
+    #expect(
+      empty.status == 0 && empty.stdout == "orders 0  voided 0  total 0  payable 0  discount 0\n")
     #expect(
       try shop.run("summary", "--orders", orders, "--until", "2000-01-01", "--by", "day").stdout
         == "")
@@ -206,7 +207,8 @@ struct HistoryTests {
     let csv = try shop.run("orders", "--orders", orders, "--csv", "--until", "2026-12-01")
     #expect(
       csv.stdout == "number,placedAt,items,total,payable,ref,voids,voidedBy\r\n"
-        + "1001,2026-11-30T23:59:58Z,pen=1,30,30,,,\r\n1002,2026-11-30T23:59:59Z,pen=1,30,30,,,\r\n")
+        + "1001,2026-11-30T23:59:58Z,pen=1,30,30,,,\r\n1002,2026-11-30T23:59:59Z,pen=1,30,30,,,\r\n"
+    )
     let byDay = try shop.run("summary", "--orders", orders, "--by", "day")
     #expect(
       byDay.stdout == "2026-11-30  orders 2  voided 0  total 60  payable 60  discount 0\n"

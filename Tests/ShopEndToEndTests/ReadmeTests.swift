@@ -21,7 +21,7 @@ struct ReadmeTests {
     let shop = try RootHarness()
     #expect(try shop.run("place", "pen=2", "lamp=1").stdout == "order 1001 for 225\n")
     let sessions = blocks.filter { $0.hasPrefix("$ ") }
-    #expect(sessions.count == 3)
+    #expect(sessions.count == 4)
     var checked = 0
     for session in sessions {
       var expected = ""
@@ -53,7 +53,7 @@ struct ReadmeTests {
       try check()
       pending = nil
     }
-    #expect(checked == 10)
+    #expect(checked == 13)
   }
 
   static func timeless(_ text: String) -> String {

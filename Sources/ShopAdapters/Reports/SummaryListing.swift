@@ -36,7 +36,8 @@ public final class SummaryListing: SummaryReport {
   private func append(_ totals: Summary.Totals, day: Timestamp?, to bytes: inout [UInt8]) {
     let date = day.map { String(TimeArgument.text($0).prefix(10)) }
     let fields = [
-      ("orders", totals.orders), ("voided", totals.voided), ("total", totals.total), ("payable", totals.payable),
+      ("orders", totals.orders), ("voided", totals.voided), ("total", totals.total),
+      ("payable", totals.payable),
       ("discount", totals.discount),
     ]
     if json {
