@@ -2,7 +2,7 @@ import ShopAdapters
 import ShopCore
 
 /// The one description of `shop`'s command line; everything a user reads about it is made from
-/// here (the README's tables are checked against it by the tests).
+/// here (the tables of docs/commands.md are checked against it by the tests).
 extension CommandLineDescription {
   static let shop = CommandLineDescription(
     program: "shop",
