@@ -240,6 +240,27 @@ struct DocsTests {
     #expect(again.file.stdout == again.server.stdout && again.server.status == 0, "\(again)")
   }
 
+  /// Every test that docs/guarantees.md names as holding a promise is a test of the package.
+  @Test func everyTestTheGuaranteesNameExists() throws {
+    let guarantees = try SourceTree.document("docs/guarantees.md")
+    var sources = ""
+    let tests = SourceTree.root.appendingPathComponent("Tests").path
+    for path in FileManager.default.enumerator(atPath: tests)?.allObjects as? [String] ?? []
+    where path.hasSuffix(".swift") {
+      sources += try String(contentsOfFile: tests + "/" + path, encoding: .utf8)
+    }
+    let rows = DocsTests.lines(guarantees).filter { $0.hasPrefix("| **") }
+    #expect(rows.count >= 15)
+    for row in rows {
+      let heldBy = row.split(separator: "|").last ?? ""
+      let names = heldBy.matches(of: /`([a-z][A-Za-z0-9]+)`/).map { String($0.output.1) }
+      #expect(!names.isEmpty, "no test holds: \(row.prefix(60))")
+      for name in names {
+        #expect(sources.contains("func \(name)("), "docs/guarantees.md names no test \(name)")
+      }
+    }
+  }
+
   // MARK: - Links and lines
 
   /// GitHub's anchor for a heading: lower case, only letters, digits, `-`, `_` and spaces kept,
