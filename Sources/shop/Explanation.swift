@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopCommandLine
 import ShopCore
 
 /// What `--explain` prints: one line per port the root would build for this command line,

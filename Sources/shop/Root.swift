@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopCommandLine
 import ShopCore
 
 /// The composition root, as a function of the process's inputs: the arguments (bytes), the

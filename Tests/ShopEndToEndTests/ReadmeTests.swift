@@ -1,6 +1,7 @@
 import ShopTestSupport
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// docs/commands.md against the binary it describes, through the root in-process.

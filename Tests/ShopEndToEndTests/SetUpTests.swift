@@ -4,6 +4,7 @@ import ShopCore
 import ShopTestSupport
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// What a new user follows to set `shop` up: the README's steps and the hints the binary gives
