@@ -243,6 +243,13 @@ struct CommandLineParser {
           "\(what) must be 1-\(Reference.maximumLength) letters, digits, '-', '_', '.', ':' or "
             + "'/', not \(quoted)", command)
       }
+    case .sku:
+      if !SKU.isValid(value) {
+        let quoted = TerminalText.quoted(value)
+        throw error(
+          "\(what) must be a SKU: 1-\(SKU.maximumLength) letters, digits, '-', '_' or '.', not "
+            + quoted, command)
+      }
     case .command:
       let names = description.commands.map { $0.name }
       if !names.contains(String(decoding: value, as: UTF8.self)) {

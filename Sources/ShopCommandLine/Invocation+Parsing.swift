@@ -54,6 +54,7 @@ extension Invocation {
       options.explain = values.flags[.explain]
       options.csv = values.flags[.csv]
       options.range = try TimeRange(values, described, description)
+      options.sku = values.words[.sku]
       if values.flags[.count] {
         options.selection = .count
       } else if let last = values.numbers[.last] {
@@ -68,6 +69,8 @@ extension Invocation {
       var options = SummaryOptions(
         ordersPath: values.paths[.orders], json: values.flags[.json])
       options.explain = values.flags[.explain]
+      options.csv = values.flags[.csv]
+      options.sku = values.words[.sku]
       options.range = try TimeRange(values, described, description)
       switch values.words[.by] {
       case "day": options.grouping = .day

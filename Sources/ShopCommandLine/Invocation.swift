@@ -63,6 +63,8 @@ package struct OrdersOptions: Equatable {
   package var csv = false
   /// `--since` and `--until`.
   package var range = TimeRange.all
+  /// `--sku`: only the orders that hold it.
+  package var sku: String?
 
   /// What the listing is, and why, for `--explain`.
   package var listingWhy: String {
@@ -90,7 +92,8 @@ package struct OrdersOptions: Equatable {
       json
       ? "JSON (from \(OptionDescription.json.long))"
       : csv ? "CSV (from \(OptionDescription.csv.long))" : "text (\(others))"
-    return "\(form)\(range), as \(style), to standard output"
+    let holding = sku.map { " that hold \($0) (from \(OptionDescription.skuSought.long))" } ?? ""
+    return "\(form)\(holding)\(range), as \(style), to standard output"
   }
 }
 
@@ -102,6 +105,9 @@ package struct SummaryOptions: Equatable {
   package var range = TimeRange.all
   package var grouping = Summary.Grouping.none
   package var explain = false
+  package var csv = false
+  /// `--sku`: that SKU's sums alone.
+  package var sku: String?
 
   /// What the summary is, and why, for `--explain`.
   package var summaryWhy: String {
@@ -120,8 +126,12 @@ package struct SummaryOptions: Equatable {
     let style =
       json
       ? "JSON (from \(OptionDescription.json.long))"
-      : "text (default; \(OptionDescription.json.long) for JSON)"
-    return "\(rows) of \(range), as \(style), to standard output"
+      : csv
+        ? "CSV (from \(OptionDescription.csv.long))"
+        : "text (default; \(OptionDescription.json.long) or \(OptionDescription.csv.long))"
+    let what =
+      sku.map { "the line of \($0) alone (from \(OptionDescription.skuSummed.long))" } ?? rows
+    return "\(what) of \(range), as \(style), to standard output"
   }
 }
 

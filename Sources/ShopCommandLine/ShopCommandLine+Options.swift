@@ -63,8 +63,19 @@ extension OptionDescription {
     "--csv",
     help: """
       Print CSV (RFC 4180, CRLF line ends) with a header: number, placedAt, items, total, \
-      payable.
+      payable, ref, voids, voidedBy.
       """, sets: .csv)
+
+  /// `orders --sku`: the orders that hold a SKU.
+  static let skuSought = OptionDescription(
+    long: "--sku", value: ValueDescription(name: "sku", kind: .sku),
+    help: "List only the orders that hold this SKU.", target: .word(.sku))
+
+  /// `summary --sku`: one SKU's sums.
+  static let skuSummed = OptionDescription(
+    long: "--sku", value: ValueDescription(name: "sku", kind: .sku),
+    help: "Print only this SKU's line of --by sku (zeros when none was sold).",
+    target: .word(.sku))
 
   package static let since = OptionDescription.time(
     "--since",

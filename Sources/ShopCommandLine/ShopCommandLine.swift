@@ -72,7 +72,9 @@ extension CommandLineDescription {
           saved. --since and --until keep only the \
           orders placed in that time, for every form but NUMBERs and --ref, which name their \
           orders (with either, a range is a usage error): --last N lists the newest N of them, \
-          --count counts them.
+          --count counts them. --sku SKU keeps only the orders that hold SKU, in every form \
+          but NUMBERs and --ref. A voided order ends 'voided by N'; a void is a line of its \
+          own, 'void of N'; --count counts both.
           """,
         options: [
           .orders,
@@ -82,6 +84,7 @@ extension CommandLineDescription {
           .last,
           .since, .until,
           .referenceSought,
+          .skuSought,
           .explain,
           .help,
         ],
@@ -99,27 +102,34 @@ extension CommandLineDescription {
           (.option(.referenceSought), .operand(.numbers)),
           (.option(.referenceSought), .option(.since)),
           (.option(.referenceSought), .option(.until)),
+          (.option(.skuSought), .operand(.numbers)),
+          (.option(.skuSought), .option(.referenceSought)),
         ]),
       CommandDescription(
         name: "summary",
         abstract: "Sum the saved orders: how many, their totals, what was paid, the discount.",
         discussion: """
           Prints how many orders were placed in the range (all of them without --since and \
-          --until), the sum of their totals, of what was paid, and the discount given: \
-          'orders 3  total 470  payable 445  discount 25'. With --by day, one such line per \
-          UTC day that has orders, oldest first; with --by sku, per SKU by name, the quantity \
-          sold, the revenue (price times quantity, before any order's discount) and how many \
-          orders have it.
+          --until), how many of them were voided, and over the orders not voided the sum of \
+          their totals, of what was paid, and the discount given: 'orders 3  voided 0  total \
+          470  payable 445  discount 25'. With --by day, one such line per UTC day that has \
+          orders, oldest first; with --by sku, per SKU by name, the quantity sold, the revenue \
+          (price times quantity, before any order's discount) and how many orders have it; \
+          with --sku SKU, that line for one SKU.
           """,
         options: [
           .orders, .since, .until,
           .by,
+          .skuSummed,
           .json.helping("Print one JSON object per line."),
+          .csv.helping("Print CSV (RFC 4180, CRLF line ends) with a header naming the sums."),
           .explain,
           .help,
         ],
         operands: [],
-        conflicts: []),
+        conflicts: [
+          (.option(.json), .option(.csv)), (.option(.by), .option(.skuSummed)),
+        ]),
       CommandDescription(
         name: "catalog",
         abstract: "List the catalog's SKUs and prices, sorted by SKU.",

@@ -119,7 +119,7 @@ private struct Root {
         output: output, style: style, lines: history as? any StoredOrderLines,
         notes: DescriptorOutput(descriptor: streams.errors, name: "standard error"))
       let missing = try ListOrders(history: history, listing: listing)
-        .run(options.selection, in: options.range)
+        .run(options.selection, in: options.range, holding: options.sku)
       return missing == 0 ? .success : .rejected
 
     case .summary(let options):
@@ -127,9 +127,11 @@ private struct Root {
       if options.explain {
         return try show(Explanation.orders(store, listing: options.summaryWhy, libpq: libpq).text)
       }
-      let report = SummaryListing(output: try streams.listing(), json: options.json)
-      try Summarise(history: try makeStore(store), report: report, by: options.grouping)
-        .summarise(options.range)
+      let style: SummaryListing.Style = options.json ? .json : options.csv ? .csv : .text
+      let report = SummaryListing(output: try streams.listing(), style: style)
+      try Summarise(
+        history: try makeStore(store), report: report, by: options.grouping, sku: options.sku
+      ).summarise(options.range)
       return .success
 
     case .catalog(let path, let json, let explain):
