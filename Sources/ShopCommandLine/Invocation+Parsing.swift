@@ -4,10 +4,12 @@ import ShopCore
 extension Invocation {
   /// Reads the arguments after the program's name, as the bytes the program was given, by
   /// `description` (checked there: names, values, conflicts, operands), then gives them meaning.
-  package init(parsing arguments: [[UInt8]], in description: CommandLineDescription = .shop)
-    throws(UsageError)
-  {
-    switch try CommandLineParser(description).parse(arguments) {
+  /// `now` is the clock's time, from which `today` and `yesterday` count; nil refuses them.
+  package init(
+    parsing arguments: [[UInt8]], in description: CommandLineDescription = .shop,
+    now: Timestamp? = nil
+  ) throws(UsageError) {
+    switch try CommandLineParser(description, now: now).parse(arguments) {
     case .help(let name):
       self = .help(name.flatMap(Command.init(rawValue:)))
     case .version:

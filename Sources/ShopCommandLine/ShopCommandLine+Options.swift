@@ -69,8 +69,9 @@ extension OptionDescription {
   package static let since = OptionDescription.time(
     "--since",
     help: """
-      Only orders placed at TIME or later: a date (2026-12-01: from its midnight, UTC) or a \
-      UTC time (2026-12-01T09:30Z, 2026-12-01T09:30:00Z).
+      Only orders placed at TIME or later: a date (2026-12-01: from its midnight, UTC), an \
+      RFC 3339 time (2026-12-01T09:30:00Z, 2026-12-01T15:00:00+05:30, with a fraction, as \
+      date -Iseconds and toISOString() write), or today or yesterday (UTC days).
       """, sets: .since)
 
   package static let until = OptionDescription.time(

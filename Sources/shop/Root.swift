@@ -22,7 +22,7 @@ func runShop(
   stores += named
   var status: ExitStatus
   do {
-    let invocation = try Invocation(parsing: arguments)
+    let invocation = try Invocation(parsing: arguments, now: clock.now())
     if let (flag, memory) = invocation.storeOptions,
       let path = chooseStore(flag: flag, memory: memory, environment).value.path
     {

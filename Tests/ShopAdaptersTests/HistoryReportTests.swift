@@ -152,6 +152,22 @@ struct SummaryListingTests {
       ("2026-12-01", 1_796_083_200), ("2026-12-01T09:30Z", 1_796_083_200 + 34_200),
       ("2026-12-01T09:30:15Z", 1_796_083_200 + 34_215), ("2024-02-29", 1_709_164_800),
       ("1970-01-01T00:00:00Z", 0),
+      // RFC 3339: offsets converted to UTC, lower case, a space, fractions, a leap second.
+      ("2026-12-01T15:00:15+05:30", 1_796_083_200 + 34_215),
+      ("2026-12-01T01:30:15-08:00", 1_796_083_200 + 34_215),
+      ("2026-12-01T09:30:15+00:00", 1_796_083_200 + 34_215),
+      ("2026-12-01T09:30:15-00:00", 1_796_083_200 + 34_215),
+      ("2026-12-01t09:30:15z", 1_796_083_200 + 34_215),
+      ("2026-12-01 09:30:15Z", 1_796_083_200 + 34_215),
+      ("2026-12-01T09:30+01:00", 1_796_083_200 + 30_600),
+      ("2026-12-01T00:30:00+01:00", 1_796_083_200 - 1800),
+      ("2026-11-30T23:30:00-01:00", 1_796_083_200 + 1800),
+      // toISOString(): a fraction is the next whole second, as orders are stamped in them.
+      ("2026-12-01T09:30:15.123Z", 1_796_083_200 + 34_216),
+      ("2026-12-01T09:30:15.000Z", 1_796_083_200 + 34_215),
+      ("2026-12-01T09:30:15.000000001Z", 1_796_083_200 + 34_216),
+      ("2026-12-01T15:00:15.5+05:30", 1_796_083_200 + 34_216),
+      ("2026-12-31T23:59:60Z", 1_798_761_600),
     ] as [(String, Int64)])
   func timeArgumentsInEveryForm(text: String, seconds: Int64) {
     #expect(TimeArgument.timestamp(Array(text.utf8)) == Timestamp(secondsSince1970: seconds))
@@ -159,11 +175,28 @@ struct SummaryListingTests {
 
   @Test(arguments: [
     "", "2026", "2026-12", "2026-12-1", "2026-13-01", "2026-02-29", "2026-12-01T09:30",
-    "2026-12-01T09:30:00", "2026-12-01 09:30Z", "2026-12-01T24:00Z", "2026-12-01T09:60Z",
-    "2026-12-01T09:30:00+01:00", "2026-12-01T09:30:00.5Z", "yesterday", "+2026-12-01",
-    "2026-12-01Z", "2026-12-01T09:30:00z",
+    "2026-12-01T09:30:00", "2026-12-01T24:00Z", "2026-12-01T09:60Z", "2026-12-01T09:30:61Z",
+    "2026-12-01T09:30:00+0100", "2026-12-01T09:30:00+01", "2026-12-01T09:30:00+24:00",
+    "2026-12-01T09:30:00+01:60", "2026-12-01T09:30:00.Z", "2026-12-01T09:30:00,5Z",
+    "2026-12-01T09:30.5Z", "tomorrow", "Today", "+2026-12-01", "2026-12-01Z",
+    "2026-12-01T09:30:00ZZ", "2026-12-01T09:30:00Z ", " 2026-12-01", "2026-12-01x09:30Z",
+    "2026-12-01T9:30:00Z", "2026-12-01T09:30:00+05:30x", "today", "yesterday",
   ])
   func badTimeArgumentsAreRefused(text: String) {
     #expect(TimeArgument.timestamp(Array(text.utf8)) == nil, "\(text)")
+  }
+
+  @Test func todayAndYesterdayAreUTCDaysOfTheClock() {
+    let now = Timestamp(secondsSince1970: 1_796_083_200 + 34_215)
+    let today = TimeArgument.timestamp(Array("today".utf8), now: now)
+    #expect(today == Timestamp(secondsSince1970: 1_796_083_200))
+    let yesterday = TimeArgument.timestamp(Array("yesterday".utf8), now: now)
+    #expect(yesterday == Timestamp(secondsSince1970: 1_796_083_200 - 86400))
+    let midnight = Timestamp(secondsSince1970: 1_796_083_200)
+    #expect(TimeArgument.timestamp(Array("today".utf8), now: midnight) == midnight)
+    let before = Timestamp(secondsSince1970: 1_796_083_199)
+    #expect(
+      TimeArgument.timestamp(Array("today".utf8), now: before)
+        == Timestamp(secondsSince1970: 1_796_083_200 - 86400))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ShopAdapters
 import ShopCore
 import Testing
 
@@ -66,19 +67,16 @@ struct HistoryOptionsTests {
 
   @Test(arguments: [
     (
-      ["orders", "--since", "yesterday"],
-      "'--since' must be a date such as 2026-12-01 or a UTC time such as 2026-12-01T09:30Z, "
-        + "not 'yesterday'"
+      ["orders", "--since", "tomorrow"],
+      "'--since' must be \(TimeArgument.forms), not 'tomorrow'"
     ),
     (
       ["summary", "--until=2026-02-30"],
-      "'--until' must be a date such as 2026-12-01 or a UTC time such as 2026-12-01T09:30Z, "
-        + "not '2026-02-30'"
+      "'--until' must be \(TimeArgument.forms), not '2026-02-30'"
     ),
     (
       ["orders", "--since", "2026-12-01T09:30"],
-      "'--since' must be a date such as 2026-12-01 or a UTC time such as 2026-12-01T09:30Z, "
-        + "not '2026-12-01T09:30'"
+      "'--since' must be \(TimeArgument.forms), not '2026-12-01T09:30'"
     ),
     (["orders", "--since"], "missing value for '--since <time>'"),
     (
@@ -250,7 +248,7 @@ struct HistoryTests {
     #expect(run.status == 64 && run.stdout == "")
     #expect(
       run.stderr.hasPrefix(
-        "Error: '--until' must be a date such as 2026-12-01 or a UTC time such as "
-          + "2026-12-01T09:30Z, not '2026-12-01T25:00Z'\nUsage: shop orders [options]"))
+        "Error: '--until' must be \(TimeArgument.forms), not '2026-12-01T25:00Z'\n"
+          + "Usage: shop orders [options]"))
   }
 }

@@ -121,3 +121,31 @@ struct VoidTests {
     #expect(try shop.run("manual").stdout.contains("void"))
   }
 }
+
+/// `--since` and `--until` in the forms tools write, through the root with its fixed clock
+/// (2026-11-30T06:06:43Z): `today` and `yesterday` are UTC days of that clock.
+struct TimeFormTests {
+  @Test func todayYesterdayAndOffsetsSelectTheSameOrders() throws {
+    let shop = try RootHarness()
+    let orders = shop.folder.file("orders.jsonl")
+    try shop.run("place", "--orders", orders, "pen=1")
+    func count(_ arguments: String...) throws -> String {
+      try shop.run(["orders", "--orders", orders, "--count"] + arguments).stdout
+    }
+    #expect(try count("--since", "today") == "1\n")
+    #expect(try count("--since", "yesterday", "--until", "today") == "0\n")
+    #expect(try count("--until", "yesterday") == "0\n")
+    #expect(try count("--since", "2026-11-30T11:36:43+05:30") == "1\n")
+    #expect(try count("--since", "2026-11-30T11:36:44+05:30") == "0\n")
+    #expect(try count("--since", "2026-11-29T22:06:43-08:00") == "1\n")
+    #expect(try count("--until", "2026-11-30T06:06:43.001Z") == "1\n")
+    #expect(try count("--since", "2026-11-30T06:06:43.001Z") == "0\n")
+    #expect(try count("--since", "2026-11-30 06:06:43z") == "1\n")
+    let summary = try shop.run("summary", "--orders", orders, "--since", "today")
+    #expect(summary.stdout == "orders 1  voided 0  total 30  payable 30  discount 0\n")
+    let refused = try shop.run("summary", "--since", "2026-11-30T06:06:43")
+    #expect(refused.status == 64)
+    #expect(refused.stderr.contains("today or yesterday (UTC days)"), "\(refused)")
+    #expect(refused.stderr.contains("2026-12-01T15:00:00+05:30"), "\(refused)")
+  }
+}
