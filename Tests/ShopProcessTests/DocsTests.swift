@@ -343,7 +343,7 @@ struct DocsTests {
   }
 
   /// Markdown lines are at most 100 characters, but in tables, code and lines holding a link;
-  /// the README is at most 250 lines.
+  /// no merge left its conflict markers; the README is at most 250 lines.
   @Test func markdownLinesWrapAt100AndTheReadmeIsShort() throws {
     for file in DocsTests.markdownFiles() {
       for (number, line) in DocsTests.prose(try SourceTree.document(file)) {
@@ -351,6 +351,9 @@ struct DocsTests {
           line.trimmingCharacters(in: .whitespaces).hasPrefix("|") || line.contains("](")
           || line.contains("://")
         #expect(exempt || line.count <= 100, "\(file):\(number) is \(line.count) characters")
+        #expect(
+          !line.hasPrefix("<<<<<<< ") && !line.hasPrefix(">>>>>>> "),
+          "\(file):\(number) is a merge's conflict marker")
       }
     }
     let readme = try SourceTree.readme()
