@@ -106,10 +106,14 @@ struct DocsTests {
   /// Runs every block of the README marked `run`, in order, in one sandbox: a `console` block
   /// command by command in one shell, each printing what the block shows; any other block as a
   /// script that must end with 0. Returns how many blocks ran and what went otherwise.
-  static func runReadme(in shop: Shop, environment: [String: String] = [:]) throws
-    -> (count: Int, failures: [String])
-  {
-    let runnable = blocks(try SourceTree.readme()).filter { $0.marker == "run" }
+  static func runReadme(
+    in shop: Shop, environment: [String: String] = [:], before heading: String? = nil
+  ) throws -> (count: Int, failures: [String]) {
+    let readme = try SourceTree.readme()
+    let end = heading.flatMap { heading in
+      lines(readme).firstIndex { $0 == heading }.map { $0 + 1 }
+    }
+    let runnable = blocks(readme).filter { $0.marker == "run" && $0.line < end ?? Int.max }
     var failures: [String] = []
     for block in runnable {
       guard block.language == "console" else {
@@ -146,13 +150,16 @@ struct DocsTests {
 
   /// The README's runnable blocks in a new sandbox, within one UTC day: the recipes count today's
   /// orders, so a run that crosses midnight is run again before anything is judged.
-  static func runReadmeWithinOneDay(environment: [String: String] = [:]) throws -> Shop {
+  static func runReadmeWithinOneDay(
+    environment: [String: String] = [:], before heading: String? = nil
+  ) throws -> Shop {
     var attempt = 0
     while true {
       attempt += 1
       let day = today()
       let shop = try Shop()
-      let (count, failures) = try runReadme(in: shop, environment: environment)
+      let (count, failures) = try runReadme(
+        in: shop, environment: environment, before: heading)
       if day != today() && attempt == 1 { continue }
       #expect(count >= 5)
       #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
@@ -164,9 +171,11 @@ struct DocsTests {
   /// HOME, and print what they show (times aside).
   @Test func theReadmesBlocksRunAsWritten() throws {
     let shop = try DocsTests.runReadmeWithinOneDay()
-    // The backup recipe restored what it backed up, and left no index behind.
+    // The backup recipe restored what it backed up (five orders; a void came after), and left
+    // no index behind.
     let listed = try shop.run("orders", "--count")
-    #expect(listed.stdout == "5\n", "\(listed)")
+    #expect(listed.stdout == "6\n", "\(listed)")
+    #expect(try shop.run("orders", "--last", "1").stdout.hasSuffix("void of 1004\n"))
     #expect(!FileManager.default.fileExists(atPath: shop.defaultOrders + ".refs"))
   }
 
@@ -214,9 +223,9 @@ struct DocsTests {
     #expect(readme.count >= 9)
   }
 
-  /// The README's PostgreSQL recipes against a throwaway server, after its file recipes: the
-  /// import loads the file's orders, which then list alike from both stores, and a backup
-  /// restored over the table gives them back.
+  /// The README's PostgreSQL recipes against a throwaway server, after its file recipes up to
+  /// them: the import loads the file's orders, which then list alike from both stores, and a
+  /// backup restored over the table gives them back.
   @Test(.enabled(if: PostgresServer.wanted, "PostgreSQL tests run with SHOP_TEST_POSTGRESQL=1"))
   func theReadmesPostgresBlocksRunAgainstAServer() throws {
     let server = try PostgresServer.shared.get()
@@ -227,7 +236,8 @@ struct DocsTests {
       "PGHOST": server.socketFolder, "PGPORT": "\(server.port)", "PGUSER": "postgres",
       "PATH": "\(binaries):\(PostgresServer.binaries ?? ""):/usr/bin:/bin",
     ]
-    let shop = try DocsTests.runReadmeWithinOneDay(environment: environment)
+    let shop = try DocsTests.runReadmeWithinOneDay(
+      environment: environment, before: "### Moving to PostgreSQL")
     let blocks = DocsTests.blocks(try SourceTree.readme()).filter { $0.marker == "postgresql" }
     let load = try #require(blocks.first { $0.text.contains("\\copy") })
     let backup = try #require(blocks.first { $0.text.contains("pg_dump") })
