@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopCommandLine
 import ShopCore
 
 // The root's decisions, as plain values that say what was chosen and why. The root builds its
@@ -32,6 +33,10 @@ enum StoreSource: Equatable {
   case file(FilePath)
   /// A `postgres://` or `postgresql://` URI, as given (a byte that is not UTF-8 as `%XX`).
   case postgreSQL(String)
+  /// A value that reads as a URI but is none libpq takes (`postgresql:/db`, `POSTGRESQL://db`,
+  /// `postgres:`), as given, and why: a usage error, never a local store in a folder named
+  /// `postgresql:`.
+  case notAURI(String, why: String)
   /// No flag, variable or home folder says where.
   case nowhere
 }
@@ -48,7 +53,8 @@ func chooseCatalog(flag: FilePath?, _ environment: Environment) -> Chosen<Catalo
 
 /// Which store: memory for this run only; else `--orders`, `$SHOP_ORDERS`,
 /// `$XDG_DATA_HOME/shop/orders.jsonl`, `$HOME/.local/share/shop/orders.jsonl`, in that order;
-/// a `postgres://` or `postgresql://` location is a database, anything else a file.
+/// a `postgres://` or `postgresql://` location is a database, a look-alike of one
+/// (``ConnectionURI/lookAlike(_:)``) a usage error, anything else a file.
 ///
 /// Empty variables count as unset. A relative `XDG_DATA_HOME` or `HOME` is ignored, as the XDG
 /// Base Directory specification says: it would put the orders in whatever folder the command
@@ -60,6 +66,9 @@ func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
   func located(_ bytes: [UInt8], _ why: @autoclosure @escaping () -> String)
     -> Chosen<StoreSource>
   {
+    if let reason = ConnectionURI.lookAlike(bytes) {
+      return Chosen(value: .notAURI(ConnectionURI(bytes: bytes).text, why: reason), why: why())
+    }
     guard ConnectionURI.isURI(bytes) else {
       return Chosen(value: .file(FilePath(bytes)), why: why())
     }
@@ -97,11 +106,6 @@ func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
   }
   return Chosen(
     value: .nowhere, why: (["$SHOP_ORDERS unset"] + ignored).joined(separator: "; "))
-}
-
-/// How reports of placed orders are written.
-enum ReportStyle: Equatable {
-  case text, quiet, json
 }
 
 /// Which report, from `-q` and `--json`.

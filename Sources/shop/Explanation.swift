@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopCommandLine
 import ShopCore
 
 /// What `--explain` prints: one line per port the root would build for this command line,
@@ -80,6 +81,9 @@ struct Explanation {
         "; this machine can't use it: \($0)"
       }
       text = "PostgreSQL \(ConnectionURI(uri)) (\(store.why))" + (refused ?? unusable ?? "")
+    case .notAURI(let uri, let why):
+      let error = NotAURI(text: uri, why: why, from: store.why)
+      text = "none: the command would stop with \(error.status.rawValue): \(error.message)"
     case .nowhere:
       text =
         "none (\(store.why)): the command would stop with \(NoOrdersLocation().status.rawValue)"

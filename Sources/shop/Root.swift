@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopCommandLine
 import ShopCore
 
 /// The composition root, as a function of the process's inputs: the arguments (bytes), the
@@ -149,6 +150,7 @@ private struct Root {
         connectTimeoutVariable: environment.pgConnectTimeout.map {
           String(decoding: $0, as: UTF8.self)
         })
+    case .notAURI(let text, let why): throw NotAURI(text: text, why: why, from: source.why)
     case .nowhere: throw NoOrdersLocation()
     }
   }
@@ -220,6 +222,32 @@ extension StoreSource {
   var path: FilePath? {
     if case .file(let path) = self { return path }
     return nil
+  }
+}
+
+/// `--orders` or `SHOP_ORDERS` reads as a URI but is none: a usage error (64) that says what
+/// a URI looks like and how to name a file that starts so, before anything is read or made.
+struct NotAURI: ShopError {
+  /// The value as given, its password hidden in the message.
+  let text: String
+  let why: String
+  /// Where the value came from: `from --orders` or `from $SHOP_ORDERS`.
+  let from: String
+
+  var status: ExitStatus { .usage }
+  var message: String {
+    // A look-alike may hold a password where a URI would: hidden as in a URI.
+    var shown = ConnectionURI.redacting(text, wholeURI: true)
+    if let colon = shown.firstIndex(of: ":") {
+      let rest = shown[shown.index(after: colon)...].drop { $0 == "/" }
+      shown =
+        String(shown[...colon]) + String(shown[shown.index(after: colon)..<rest.startIndex])
+        + ConnectionURI.redacting("x://" + rest, wholeURI: true).dropFirst(4)
+    }
+    return "'\(shown)' (\(from)) is not a PostgreSQL URI: \(why). A URI is "
+      + "postgresql://[user@][host][:port]/database in lower case, as in "
+      + "postgresql://shop@db.example:5432/shop or postgresql:///shop (a local socket); "
+      + "a file or folder whose name starts so is written with ./ before it"
   }
 }
 

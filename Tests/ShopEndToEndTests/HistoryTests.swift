@@ -2,6 +2,7 @@ import Foundation
 import ShopCore
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// `--since`/`--until`, `--csv` and `summary` as the command line reads them, in process.

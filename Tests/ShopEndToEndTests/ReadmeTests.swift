@@ -1,15 +1,15 @@
 import ShopTestSupport
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
-/// The README against the binary it describes, through the root in-process.
+/// docs/commands.md against the binary it describes, through the root in-process.
 struct ReadmeTests {
-  /// The README's session, run after its set-up command, prints what the README shows
-  /// (but the time); its usage lines and option table are the description's.
-  @Test func theReadmeShowsWhatAReaderGets() throws {
-    let readme = try SourceTree.readme()
-    let using = try #require(readme.split(separator: "## Using it").dropFirst().first)
+  /// The sessions of docs/commands.md, run after `shop place pen=2 lamp=1`, print what the page
+  /// shows (but the time); its usage lines and option table are the description's.
+  @Test func theCommandsPageShowsWhatAReaderGets() throws {
+    let using = try SourceTree.document("docs/commands.md")
     let blocks = using.split(separator: "```\n").enumerated().filter { $0.offset % 2 == 1 }.map {
       String($0.element)
     }

@@ -34,6 +34,38 @@ public struct ConnectionURI: Sendable, CustomStringConvertible {
     bytes.starts(with: "postgres://".utf8) || bytes.starts(with: "postgresql://".utf8)
   }
 
+  /// Why `bytes`, which ``isURI(_:)`` does not take, reads as a URI all the same, or nil
+  /// when it reads as a path: a scheme `postgres` or `postgresql` in any letter case before a
+  /// `:` (`postgresql:/db`, `POSTGRESQL:///db`, `postgres:`), or any scheme followed by `://`
+  /// (`postgressql://db`, `mysql://db`), after any leading spaces or tabs. A path that must
+  /// start so is written with `./` before it.
+  public static func lookAlike(_ bytes: [UInt8]) -> String? {
+    guard !isURI(bytes) else { return nil }
+    let blank: Set<UInt8> = [UInt8(ascii: " "), UInt8(ascii: "\t")]
+    let start = bytes.firstIndex { !blank.contains($0) } ?? bytes.count
+    let rest = bytes[start...]
+    func isLetter(_ byte: UInt8) -> Bool {
+      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+    // A URI's scheme: a letter, then letters, digits, `+`, `-` or `.` (RFC 3986).
+    guard let first = rest.first, isLetter(first),
+      let colon = rest.firstIndex(where: {
+        !(isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+          || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "."))
+      }), bytes[colon] == UInt8(ascii: ":")
+    else { return nil }
+    let scheme = String(decoding: rest[..<colon].map { $0 | 0x20 }, as: UTF8.self)
+    let slashes = bytes[(colon + 1)...].prefix { $0 == UInt8(ascii: "/") }.count
+    let postgres = scheme == "postgres" || scheme == "postgresql"
+    guard postgres || slashes >= 2 else { return nil }
+    if start > 0 { return "it starts with a blank" }
+    if !postgres { return "shop opens no \(scheme): URI" }
+    if bytes[..<colon].contains(where: { $0 < UInt8(ascii: "a") }) {
+      return "its scheme is not in lower case"
+    }
+    return slashes == 0 ? "its scheme is not followed by //" : "its scheme is followed by one /"
+  }
+
   /// The scheme as typed: `postgresql` or `postgres`.
   public var scheme: String {
     String(text.prefix { $0 != ":" })

@@ -5,9 +5,9 @@ import ShopCore
 /// and their help. The parser, the usage lines, `--help`, the completion scripts and the manual
 /// are all made from one of these, so they can't disagree. `shop`'s own is
 /// ``CommandLineDescription/shop``; tests build others.
-struct CommandLineDescription: Sendable {
-  var program: String
-  var version: String
+package struct CommandLineDescription: Sendable {
+  package var program: String
+  package var version: String
   /// One line: what the program is for.
   var abstract: String
   var discussion: String
@@ -21,14 +21,14 @@ struct CommandLineDescription: Sendable {
   var files: [Entry]
   var exitStatuses: [Entry]
 
-  func command(named name: String) -> CommandDescription? {
+  package func command(named name: String) -> CommandDescription? {
     commands.first { $0.name == name }
   }
 
   /// Every value given anywhere in `arguments` to an option that sets `field` in any command
   /// (`--orders PATH`, `--orders=PATH`), read without parsing: for a command line the parser
   /// refused, so that its error is never printed into the file such a value names.
-  func values(of field: OptionValues.Path, in arguments: [[UInt8]]) -> [[UInt8]] {
+  package func values(of field: OptionValues.Path, in arguments: [[UInt8]]) -> [[UInt8]] {
     let names = (options + commands.flatMap(\.options)).filter { $0.target == .path(field) }
       .flatMap(\.names).map { Array($0.utf8) }
     var values: [[UInt8]] = []
@@ -52,7 +52,7 @@ struct Entry: Sendable, Equatable {
 }
 
 /// One command and everything that may follow it.
-struct CommandDescription: Sendable {
+package struct CommandDescription: Sendable {
   var name: String
   var abstract: String
   /// Paragraphs after the abstract, for help and the manual; may be empty.
@@ -89,11 +89,11 @@ enum Conflicting: Sendable {
 }
 
 /// One option: `-q, --quiet` or `--orders <path>`.
-struct OptionDescription: Sendable, Equatable {
+package struct OptionDescription: Sendable, Equatable {
   var short: String?
-  var long: String
+  package var long: String
   /// The name as an explanation cites it: `-q` where there is a short one.
-  var shortest: String { short ?? long }
+  package var shortest: String { short ?? long }
   /// nil for a flag.
   var value: ValueDescription?
   var help: String

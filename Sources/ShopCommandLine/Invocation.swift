@@ -2,8 +2,8 @@ import ShopAdapters
 import ShopCore
 
 /// The command line as a plain value: what to run and with which choices. Parsing it builds no
-/// adapter and reads no environment; main.swift turns it into a wired app.
-enum Invocation: Equatable {
+/// adapter and reads no environment; the root (`runShop`) turns it into a wired app.
+package enum Invocation: Equatable {
   /// Help for `shop`, or for one command.
   case help(Command?)
   case version
@@ -18,40 +18,45 @@ enum Invocation: Equatable {
 }
 
 /// The commands, as they are typed; each is described in ``CommandLineDescription/shop``.
-enum Command: String, CaseIterable, Equatable {
+package enum Command: String, CaseIterable, Equatable {
   case place, batch, orders, summary, catalog, help, completions, manual
 }
 
 /// The shells `shop completions` writes a script for.
-enum Shell: String, CaseIterable, Equatable {
+package enum Shell: String, CaseIterable, Equatable {
   case bash, zsh, fish
 }
 
+/// How reports of placed orders are written, as `-q` and `--json` ask.
+package enum ReportStyle: Equatable {
+  case text, quiet, json
+}
+
 /// The choices `place` and `batch` share.
-struct PlacementOptions: Equatable {
-  var report = ReportStyle.text
+package struct PlacementOptions: Equatable {
+  package var report = ReportStyle.text
   /// `--catalog`; nil leaves the choice to `$SHOP_CATALOG`, then the built-in catalog.
-  var catalogPath: FilePath?
+  package var catalogPath: FilePath?
   /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
-  var ordersPath: FilePath?
-  var memory = false
+  package var ordersPath: FilePath?
+  package var memory = false
   /// `--explain`: print what would be built and why, and touch nothing.
-  var explain = false
+  package var explain = false
 }
 
 /// The choices of `shop orders`.
-struct OrdersOptions: Equatable {
+package struct OrdersOptions: Equatable {
   /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
-  var ordersPath: FilePath?
-  var json = false
-  var selection = OrderSelection.all
-  var explain = false
-  var csv = false
+  package var ordersPath: FilePath?
+  package var json = false
+  package var selection = OrderSelection.all
+  package var explain = false
+  package var csv = false
   /// `--since` and `--until`.
-  var range = TimeRange.all
+  package var range = TimeRange.all
 
   /// What the listing is, and why, for `--explain`.
-  var listingWhy: String {
+  package var listingWhy: String {
     let form: String
     switch selection {
     case .all: form = "every order"
@@ -81,16 +86,16 @@ struct OrdersOptions: Equatable {
 }
 
 /// The choices of `shop summary`.
-struct SummaryOptions: Equatable {
+package struct SummaryOptions: Equatable {
   /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
-  var ordersPath: FilePath?
-  var json = false
-  var range = TimeRange.all
-  var grouping = Summary.Grouping.none
-  var explain = false
+  package var ordersPath: FilePath?
+  package var json = false
+  package var range = TimeRange.all
+  package var grouping = Summary.Grouping.none
+  package var explain = false
 
   /// What the summary is, and why, for `--explain`.
-  var summaryWhy: String {
+  package var summaryWhy: String {
     let rows: String
     switch grouping {
     case .none:
@@ -113,7 +118,7 @@ struct SummaryOptions: Equatable {
 
 extension Invocation {
   /// The store options of a command that uses a store: `--orders` and `--memory`.
-  var storeOptions: (flag: FilePath?, memory: Bool)? {
+  package var storeOptions: (flag: FilePath?, memory: Bool)? {
     switch self {
     case .place(let options, _, _), .batch(let options, _):
       return (options.ordersPath, options.memory)

@@ -27,9 +27,9 @@ enum OptionTarget: Sendable, Equatable {
 /// Every option's value once parsed, each where its description's target puts it: one store
 /// per kind of value, indexed by that kind's fields, so a field is set and read by its enum
 /// case and a new option of a kind needs only a new case (and the store's count raised).
-struct OptionValues: Equatable, Sendable {
+package struct OptionValues: Equatable, Sendable {
   enum Flag: Int, CaseIterable, Sendable { case quiet, json, memory, explain, count, csv }
-  enum Path: Int, CaseIterable, Sendable { case catalog, orders }
+  package enum Path: Int, CaseIterable, Sendable { case catalog, orders }
   enum Number: Int, CaseIterable, Sendable { case last }
   enum Word: Int, CaseIterable, Sendable { case by }
   enum Time: Int, CaseIterable, Sendable { case since, until }

@@ -3,7 +3,7 @@ import ShopCore
 
 /// A command line that can't be run, told as swift-argument-parser tells it: the reason, the
 /// usage line of the command it was meant for, and where to read more.
-struct UsageError: ShopError, Equatable {
+package struct UsageError: ShopError, Equatable {
   /// One line: what was wrong, such as `unknown option '--jsno': did you mean '--json'?`.
   let reason: String
   /// The usage line of the command, or of `shop` itself.
@@ -18,11 +18,11 @@ struct UsageError: ShopError, Equatable {
     self.helpCommand = "\(name) \(OptionDescription.help.long)"
   }
 
-  var status: ExitStatus { .usage }
+  package var status: ExitStatus { .usage }
 
   /// Unlike other errors' one line, three lines (without `Error: ` or the last newline): the
   /// reason, the usage line, and the help command, for a user who typed something else.
-  var message: String {
+  package var message: String {
     "\(reason)\nUsage: \(usage)\n  See '\(helpCommand)' for more information."
   }
 

@@ -4,7 +4,7 @@ import ShopCore
 extension Invocation {
   /// Reads the arguments after the program's name, as the bytes the program was given, by
   /// `description` (checked there: names, values, conflicts, operands), then gives them meaning.
-  init(parsing arguments: [[UInt8]], in description: CommandLineDescription = .shop)
+  package init(parsing arguments: [[UInt8]], in description: CommandLineDescription = .shop)
     throws(UsageError)
   {
     switch try CommandLineParser(description).parse(arguments) {

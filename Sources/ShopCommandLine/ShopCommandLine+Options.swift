@@ -4,70 +4,70 @@ import ShopCore
 // Every option of `shop`, declared once; the commands in ShopCommandLine.swift name them.
 
 extension OptionDescription {
-  static let help = OptionDescription(
+  package static let help = OptionDescription(
     short: "-h", long: "--help", help: "Show help information.", target: .help)
-  static let version = OptionDescription(
+  package static let version = OptionDescription(
     long: "--version", help: "Show the version, release or debug, and if PostgreSQL works.",
     target: .version)
-  static let quiet = OptionDescription.flag(
+  package static let quiet = OptionDescription.flag(
     short: "-q", "--quiet",
     help: "Report nothing on standard output; errors still go to standard error.", sets: .quiet)
-  static let json = OptionDescription.flag(
+  package static let json = OptionDescription.flag(
     "--json", help: "Report one JSON object per line.", sets: .json)
-  static let memory = OptionDescription.flag(
+  package static let memory = OptionDescription.flag(
     "--memory", help: "Keep orders in memory for this run only.", sets: .memory)
-  static let count = OptionDescription.flag(
+  package static let count = OptionDescription.flag(
     "--count", help: "Print only the number of saved orders.", sets: .count)
-  static let last = OptionDescription.count(
+  package static let last = OptionDescription.count(
     "--last", name: "n", help: "List only the newest N orders.", sets: .last)
-  static let explain = OptionDescription.flag(
+  package static let explain = OptionDescription.flag(
     "--explain",
     help: """
       Print which catalog, store and report this command line would use, and why; read, \
       write and connect to nothing.
       """, sets: .explain)
 
-  static let reference = OptionDescription(
+  package static let reference = OptionDescription(
     long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
     help: "The order's ref: 1-64 letters, digits, '-', '_', '.', ':' or '/'. Placed at most once.",
     target: .reference(.reference))
 
   /// `orders --ref`: the same value as `place --ref`, sought rather than given.
-  static let referenceSought = OptionDescription(
+  package static let referenceSought = OptionDescription(
     long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
     help: "List only the order that holds this ref (status 1 when none does).",
     target: .reference(.reference))
 
-  static let catalog = OptionDescription.path(
+  package static let catalog = OptionDescription.path(
     "--catalog", name: "path",
     help: "The catalog, a CSV file of sku,price lines (a header may name more columns).",
     defaults: ["$SHOP_CATALOG", "the built-in catalog: pen 30, lamp 190"], sets: .catalog)
 
-  static let orders = OptionDescription.path(
+  package static let orders = OptionDescription.path(
     "--orders", name: "path-or-uri",
     help: "The orders file, or a postgresql:// URI (PostgreSQL build).",
     defaults: [
       "$SHOP_ORDERS", "$XDG_DATA_HOME/shop/orders.jsonl", "~/.local/share/shop/orders.jsonl",
     ], sets: .orders)
 
-  static let by = OptionDescription.word(
+  package static let by = OptionDescription.word(
     "--by", name: "group", ["day", "sku"], help: "One line per day or per SKU: day or sku.",
     sets: .by)
-  static let csv = OptionDescription.flag(
+  package static let csv = OptionDescription.flag(
     "--csv",
     help: """
       Print CSV (RFC 4180, CRLF line ends) with a header: number, placedAt, items, total, \
       payable.
       """, sets: .csv)
 
-  static let since = OptionDescription.time(
+  package static let since = OptionDescription.time(
     "--since",
     help: """
       Only orders placed at TIME or later: a date (2026-12-01: from its midnight, UTC) or a \
       UTC time (2026-12-01T09:30Z, 2026-12-01T09:30:00Z).
       """, sets: .since)
 
-  static let until = OptionDescription.time(
+  package static let until = OptionDescription.time(
     "--until",
     help: """
       Only orders placed before TIME, which is left out: --since 2026-12-01 --until \
@@ -75,7 +75,7 @@ extension OptionDescription {
       """, sets: .until)
 
   /// The options of `place`; `batch` has the same, but for the words of `-q`.
-  static let placement: [OptionDescription] = [
+  package static let placement: [OptionDescription] = [
     .quiet,
     .json,
     .catalog,
@@ -88,7 +88,7 @@ extension OptionDescription {
 
 extension OptionDescription {
   /// The options of `batch`: `place`'s, with `-q` saying where lines not placed go.
-  static let batch: [OptionDescription] = placement.map { option in
+  package static let batch: [OptionDescription] = placement.map { option in
     guard option == .quiet else { return option }
     var quiet = option
     quiet.help = """
@@ -100,11 +100,11 @@ extension OptionDescription {
 }
 
 extension OperandDescription {
-  static let numbers = OperandDescription(
+  package static let numbers = OperandDescription(
     name: "NUMBER", kind: .orderNumber, isOptional: true, isRepeating: true,
     help: "The number of an order to list, such as 1001.")
 
-  static let items = OperandDescription(
+  package static let items = OperandDescription(
     name: "SKU=QTY", kind: .item, isOptional: false, isRepeating: true,
     help: """
       An item: SKU is 1-64 letters, digits, '-', '_' or '.'; QTY is a whole number from 1 to \

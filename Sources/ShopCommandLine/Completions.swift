@@ -1,8 +1,8 @@
 /// The completion scripts of `shop completions bash|zsh|fish`, made from a description: the
 /// commands, every option, file names where a path goes, and for `place` the SKUs of the catalog
 /// the command would use, got by running `shop catalog` with the line's `--catalog`, if any.
-enum Completions {
-  static func script(for shell: Shell, _ description: CommandLineDescription) -> String {
+package enum Completions {
+  package static func script(for shell: Shell, _ description: CommandLineDescription) -> String {
     switch shell {
     case .bash: return bash(description)
     case .zsh: return zsh(description)

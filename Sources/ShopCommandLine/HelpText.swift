@@ -1,6 +1,6 @@
 /// Usage lines and `--help`, made from a description and laid out as swift-argument-parser
 /// lays out its help.
-enum HelpText {
+package enum HelpText {
   static let width = 80
   /// Where the help of an option or operand starts.
   static let column = 26
@@ -24,7 +24,7 @@ enum HelpText {
   }
 
   /// The help of `command`, or of the program when nil.
-  static func text(for command: CommandDescription?, in description: CommandLineDescription)
+  package static func text(for command: CommandDescription?, in description: CommandLineDescription)
     -> String
   {
     guard let command else { return top(description) }

@@ -1,7 +1,7 @@
 /// The manual page of `shop manual`: roff for `man`, section 1, made from a description, with
 /// every command, option, variable, file and exit status.
-enum Manual {
-  static func page(_ description: CommandLineDescription) -> String {
+package enum Manual {
+  package static func page(_ description: CommandLineDescription) -> String {
     let program = description.program
     var page = """
       .TH \(program.uppercased()) 1 "" "\(program) \(description.version)" "User Commands"

@@ -2,9 +2,9 @@ import ShopAdapters
 import ShopCore
 
 /// The one description of `shop`'s command line; everything a user reads about it is made from
-/// here (the README's tables are checked against it by the tests).
+/// here (the tables of docs/commands.md are checked against it by the tests).
 extension CommandLineDescription {
-  static let shop = CommandLineDescription(
+  package static let shop = CommandLineDescription(
     program: "shop",
     version: "0.1.0",
     abstract: "Place orders from the command line; every order is on disk before it is reported.",
@@ -216,7 +216,7 @@ extension CommandLineDescription {
 
   /// The command line that lists the newest `count` orders, `shop orders --last 2`: what to
   /// run before placing again orders whose outcome is unknown.
-  static func listingNewest(_ count: String) -> String {
+  package static func listingNewest(_ count: String) -> String {
     "shop \(Command.orders.rawValue) \(OptionDescription.last.long) \(count)"
   }
 }
