@@ -155,7 +155,8 @@ extension ReferenceIndex {
         let offset = storage.bytes.load(fromByteOffset: at + 8, as: UInt64.self)
         sum &+= term(index, hash, offset)
       }
-      return sum == storage.bytes.load(fromByteOffset: checksumOffset(ofBlock: block), as: UInt64.self)
+      return sum
+        == storage.bytes.load(fromByteOffset: checksumOffset(ofBlock: block), as: UInt64.self)
     }
 
     /// What ``insert(_:_:holds:)`` did.
