@@ -29,9 +29,12 @@ struct ParsedCommand: Equatable {
 /// `--name=VALUE` agree.
 struct CommandLineParser {
   let description: CommandLineDescription
+  /// What `today` and `yesterday` count from (the root's clock); nil refuses them.
+  let now: Timestamp?
 
-  init(_ description: CommandLineDescription) {
+  init(_ description: CommandLineDescription, now: Timestamp? = nil) {
     self.description = description
+    self.now = now
   }
 
   func parse(_ arguments: [[UInt8]]) throws(UsageError) -> ParsedLine {
@@ -152,7 +155,7 @@ struct CommandLineParser {
       case .word(let field): parsed.values.words[field] = String(decoding: given, as: UTF8.self)
       case .reference(let field): parsed.values.references[field] = Reference(given)
       case .time(let field):
-        parsed.values.times[field] = TimeArgument.timestamp(given).map {
+        parsed.values.times[field] = TimeArgument.timestamp(given, now: now).map {
           TypedTime(text: given, timestamp: $0)
         }
       default: throw error("option '\(option.long)' is described as a flag", command)
@@ -227,7 +230,7 @@ struct CommandLineParser {
         throw error("\(what) must be an order number such as 1001, not \(quoted)", command)
       }
     case .time:
-      if TimeArgument.timestamp(value) == nil {
+      if TimeArgument.timestamp(value, now: now) == nil {
         let quoted = TerminalText.quoted(value)
         throw error("\(what) must be \(TimeArgument.forms), not \(quoted)", command)
       }
@@ -239,6 +242,13 @@ struct CommandLineParser {
         throw error(
           "\(what) must be 1-\(Reference.maximumLength) letters, digits, '-', '_', '.', ':' or "
             + "'/', not \(quoted)", command)
+      }
+    case .sku:
+      if !SKU.isValid(value) {
+        let quoted = TerminalText.quoted(value)
+        throw error(
+          "\(what) must be a SKU: 1-\(SKU.maximumLength) letters, digits, '-', '_' or '.', not "
+            + quoted, command)
       }
     case .command:
       let names = description.commands.map { $0.name }

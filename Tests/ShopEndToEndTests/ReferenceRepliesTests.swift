@@ -43,7 +43,7 @@ struct ReferenceRepliesTests {
     // CSV has no record for it: the spreadsheet gets its header, standard error the news.
     let csv = try shop.run("orders", "--orders", orders, "--csv", "--ref", "web-1")
     #expect(csv.status == 1)
-    #expect(csv.stdout == "number,placedAt,items,total,payable\r\n")
+    #expect(csv.stdout == "number,placedAt,items,total,payable,ref,voids,voidedBy\r\n")
     #expect(csv.stderr == "no order with ref web-1\n")
     #expect(try shop.run("orders", "--orders", orders, "--ref", "web-1", "1001").status == 64)
     // A ref names its order, as NUMBERs do: a range beside it is a usage error, not ignored.

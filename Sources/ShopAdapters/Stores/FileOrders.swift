@@ -20,7 +20,7 @@ import ShopCore
 /// The log's rules are here and beside it: saving in this file, the rule of the file's ends
 /// in `FileOrders+Ends.swift`, the reading forms in `FileOrders+Reading.swift` and
 /// `FileOrders+Range.swift`; the bytes, newlines, locks and syncs are ``LineFile``'s.
-public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
+public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLines {
   public let path: FilePath
   /// The files the command prints to, by name ("standard output"): never the orders file.
   let streams: [(name: String, file: FileIdentity)]
@@ -91,7 +91,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   }
 
   /// Locks the file, appends with `append`, and checks the path still names it afterwards.
-  private func placing(_ append: (LineFile) throws(FileError) -> Appended) throws(FileError)
+  func placing(_ append: (LineFile) throws(FileError) -> Appended) throws(FileError)
     -> [Placement]
   {
     // Lock, then make sure the path still names the locked file, else let it go and open the
@@ -136,7 +136,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   /// What ``append(_:to:)`` did: each draft's placement, the new orders written and synced,
   /// the size to cut the file back to if they must be taken back, and the index update to
   /// make once they are known to be in the file at the path.
-  private struct Appended {
+  struct Appended {
     let placements: [Placement]
     /// The number of the last new order; nil when there is none.
     let lastNumber: Int?
@@ -146,7 +146,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
 
   /// Places `drafts` at the end of the locked `file` by the core's rule (numbering, and
   /// references the file already holds), writes the new orders and syncs them.
-  private func append(_ drafts: [Draft], to file: LineFile) throws(FileError) -> Appended {
+  func append(_ drafts: [Draft], to file: LineFile) throws(FileError) -> Appended {
     let before = try file.details()
     let fileEnd = before.size
     let ends = try self.ends(of: file, size: fileEnd).checked(in: file, writing: true)
@@ -309,7 +309,14 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
       end: end, lastStart: lastStart, last: last)
   }
 
-  private func openReferences(in file: LineFile, end: Int, details: FileDetails)
+  /// The index, prepared for the locked `file` as it is now.
+  func openReferences(in file: LineFile, end: Int) throws(FileError)
+    -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)
+  {
+    try openReferences(in: file, end: end, details: try file.details())
+  }
+
+  func openReferences(in file: LineFile, end: Int, details: FileDetails)
     throws(FileError) -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)
   {
     let orders = ReferenceIndex.Orders(file: file, details: details, end: end, writable: true)
@@ -369,7 +376,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     var holds = false
     let now = FileOrders(path: path)
     _ = try? now.order(numbered: lastReported) { order in
-      holds = order == lastReportedOrder
+      holds = order.unmarked == lastReportedOrder
     }
     guard holds else {
       throw .replaced(
