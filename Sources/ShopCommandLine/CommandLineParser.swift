@@ -72,6 +72,7 @@ struct CommandLineParser {
             throw error("option '\(option.long)' takes no value", nil)
           }
         }
+        try checkNotBeforeItsCommand(first, arguments)
         let names = description.options.map { $0.long }
         throw error(unknown("option", first, among: names), nil)
       }
@@ -203,6 +204,29 @@ struct CommandLineParser {
       }
       for value in given { try check(value, operand.kind, operand.name, command) }
     }
+  }
+
+  /// A command's option given before any command (`shop --catalog F catalog`) is not
+  /// unknown: it is in the wrong place, and the error says where it goes.
+  private func checkNotBeforeItsCommand(_ first: [UInt8], _ arguments: [[UInt8]])
+    throws(UsageError)
+  {
+    let name = String(decoding: first.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self)
+    let owners = description.commands.filter { $0.option(named: name) != nil }
+    guard let option = owners.first?.option(named: name) else { return }
+    let given = arguments.dropFirst().lazy.compactMap {
+      description.command(named: String(decoding: $0, as: UTF8.self))
+    }.first
+    let command = given.flatMap { given in owners.first { $0.name == given.name } } ?? owners[0]
+    let value = option.value.map { " <\($0.name)>" } ?? ""
+    let example = "\(description.program) \(command.name) \(option.long)\(value)"
+    let others = owners.map(\.name).filter { $0 != command.name }
+    let also =
+      others.isEmpty
+      ? "" : " (also an option of \(others.map { "'\($0)'" }.joined(separator: ", ")))"
+    throw error(
+      "option '\(option.long)' goes after its command, not before it: '\(example) ...'\(also)",
+      given.flatMap { given in owners.contains { $0.name == given.name } ? given : nil })
   }
 
   /// Checks `value` as a `kind`, for which `what` (an option or operand name) was given.

@@ -100,3 +100,31 @@ struct OwnerQuestionsTests {
     #expect(try shop.run("summary", "--csv", "--json").status == 64)
   }
 }
+
+/// A command's option given before the command says where it goes.
+struct OptionPlacementTests {
+  @Test(
+    arguments: [
+      (["--catalog", "F", "catalog"], "option '--catalog' goes after its command", "shop catalog"),
+      (["--catalog=F", "catalog"], "option '--catalog' goes after its command", "shop catalog"),
+      (
+        ["--orders", "x", "orders", "--count"], "'shop orders --orders <path-or-uri> ...'",
+        "shop orders"
+      ),
+      (["-q", "place", "pen=1"], "'shop place --quiet ...'", "shop place"),
+      (["--json"], "'shop place --json ...'", "shop <command>"),
+    ] as [([String], String, String)])
+  func anOptionBeforeItsCommandSaysWhereItGoes(arguments: [String], says: String, usage: String)
+    throws
+  {
+    let shop = try RootHarness()
+    let run = try shop.run(arguments)
+    #expect(run.status == 64 && run.stdout.isEmpty, "\(run)")
+    #expect(run.stderr.contains(says) && run.stderr.contains("Usage: \(usage)"), "\(run)")
+  }
+
+  @Test func anOptionOfNoCommandIsStillUnknown() throws {
+    let run = try RootHarness().run("--bogus", "catalog")
+    #expect(run.status == 64 && run.stderr.hasPrefix("Error: unknown option '--bogus'"))
+  }
+}
