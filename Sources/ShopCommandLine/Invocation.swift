@@ -70,8 +70,9 @@ package struct OrdersOptions: Equatable {
   package var listingWhy: String {
     let form: String
     switch selection {
-    case .all: form = "every order"
-    case .count: form = "the count of orders (from \(OptionDescription.count.long))"
+    case .all: form = sku == nil ? "every order and void" : "every order"
+    case .count:
+      form = "the count of records, orders and voids (from \(OptionDescription.count.long))"
     case .last(let count): form = "the newest \(count) (from \(OptionDescription.last.long))"
     case .numbers(let numbers): form = "orders " + numbers.map { "\($0)" }.joined(separator: ", ")
     case .reference(let reference):

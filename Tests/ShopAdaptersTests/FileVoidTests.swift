@@ -267,3 +267,45 @@ extension VoidOutcome {
     return order.voidedBy == void
   }
 }
+
+/// Voids beside lines in another layout than `shop`'s, and a void where there is no file.
+struct FileVoidEdgeTests {
+  @Test func aVoidAndItsOrderInAnyLayoutAreReadAsOneRule() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("orders.jsonl")
+    let two =
+      #"{ "placedAt": "2026-11-30T06:06:43Z", "total": 30, "payable": 30, "number": 1001, "items": [{"price": 30, "sku": "pen", "quantity": 1}] }"#
+      + "\n" + #"{"placedAt":"2026-11-30T06:06:43Z","voids":1001,"number":1002,"extra":1}"# + "\r\n"
+    _ = try folder.write(
+      "orders.jsonl",
+      two + #"{"number":1003,"voids":1002,"placedAt":"2026-11-30T06:06:43Z"}"# + "\n")
+    // The void of a void on line 3 is refused where it is, after the lines before it.
+    var seen: [Order] = []
+    #expect(throws: FileError.self) { try FileOrders(path: path).readAll { seen.append($0) } }
+    #expect(seen.map(\.number) == [1001, 1002] && seen.first?.voidedBy == 1002)
+    // Without it, the file reads whole, the foreign lines written anew in `--json`.
+    _ = try folder.write("orders.jsonl", two)
+    let output = BufferOutput()
+    let store = FileOrders(path: path)
+    _ = try ListOrders(
+      history: store, listing: OrderListing(output: output, style: .json, lines: store)
+    ).run(.all)
+    #expect(
+      output.text
+        == #"{"number":1001,"items":[{"sku":"pen","quantity":1,"price":30}],"total":30,"payable":30,"placedAt":"2026-11-30T06:06:43Z","voidedBy":1002}"#
+        + "\n" + #"{"number":1002,"voids":1001,"placedAt":"2026-11-30T06:06:43Z"}"# + "\n")
+    #expect(
+      try FileOrders(path: path).void(
+        Draft(voiding: 1001, placedAt: Timestamp(secondsSince1970: 0))
+      ).isAlreadyVoid(by: 1002))
+  }
+
+  @Test func aVoidWhereThereIsNoFileMakesNone() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("deep/orders.jsonl")
+    let outcome = try FileOrders(path: path).void(
+      Draft(voiding: 1001, placedAt: Timestamp(secondsSince1970: 0), reference: Reference("x")))
+    #expect(outcome == .noOrder(1001))
+    #expect(!FileManager.default.fileExists(atPath: folder.file("deep")))
+  }
+}

@@ -59,6 +59,10 @@ extension FileOrders {
   /// that holds its ref, both found in the locked file; else the void, appended as an order
   /// is (numbered, stamped, synced, its ref indexed).
   public func void(_ draft: Draft) throws(FileError) -> VoidOutcome {
+    // No file holds no order: a void that finds none makes no file or folder either.
+    let exists: Bool
+    do { exists = try System.identity(of: path) != nil } catch { throw .unreadable(path, error) }
+    if !exists, let number = draft.voids { return .noOrder(number) }
     var decided: VoidOutcome?
     let placements = try placing { file throws(FileError) in
       try appendVoid(draft, to: file, decided: &decided)
