@@ -190,6 +190,8 @@ enum ValueKind: Sendable, Equatable {
   case word([String])
   /// An order's reference, checked by ``Reference``.
   case reference
+  /// A SKU, checked by ``ShopCore/SKU``.
+  case sku
 }
 
 /// The operands after the options: `SKU=QTY...`, `[FILE]`.

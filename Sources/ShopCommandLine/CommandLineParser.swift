@@ -29,9 +29,12 @@ struct ParsedCommand: Equatable {
 /// `--name=VALUE` agree.
 struct CommandLineParser {
   let description: CommandLineDescription
+  /// What `today` and `yesterday` count from (the root's clock); nil refuses them.
+  let now: Timestamp?
 
-  init(_ description: CommandLineDescription) {
+  init(_ description: CommandLineDescription, now: Timestamp? = nil) {
     self.description = description
+    self.now = now
   }
 
   func parse(_ arguments: [[UInt8]]) throws(UsageError) -> ParsedLine {
@@ -69,6 +72,7 @@ struct CommandLineParser {
             throw error("option '\(option.long)' takes no value", nil)
           }
         }
+        try checkNotBeforeItsCommand(first, arguments)
         let names = description.options.map { $0.long }
         throw error(unknown("option", first, among: names), nil)
       }
@@ -152,7 +156,7 @@ struct CommandLineParser {
       case .word(let field): parsed.values.words[field] = String(decoding: given, as: UTF8.self)
       case .reference(let field): parsed.values.references[field] = Reference(given)
       case .time(let field):
-        parsed.values.times[field] = TimeArgument.timestamp(given).map {
+        parsed.values.times[field] = TimeArgument.timestamp(given, now: now).map {
           TypedTime(text: given, timestamp: $0)
         }
       default: throw error("option '\(option.long)' is described as a flag", command)
@@ -202,6 +206,29 @@ struct CommandLineParser {
     }
   }
 
+  /// A command's option given before any command (`shop --catalog F catalog`) is not
+  /// unknown: it is in the wrong place, and the error says where it goes.
+  private func checkNotBeforeItsCommand(_ first: [UInt8], _ arguments: [[UInt8]])
+    throws(UsageError)
+  {
+    let name = String(decoding: first.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self)
+    let owners = description.commands.filter { $0.option(named: name) != nil }
+    guard let option = owners.first?.option(named: name) else { return }
+    let given = arguments.dropFirst().lazy.compactMap {
+      description.command(named: String(decoding: $0, as: UTF8.self))
+    }.first
+    let command = given.flatMap { given in owners.first { $0.name == given.name } } ?? owners[0]
+    let value = option.value.map { " <\($0.name)>" } ?? ""
+    let example = "\(description.program) \(command.name) \(option.long)\(value)"
+    let others = owners.map(\.name).filter { $0 != command.name }
+    let also =
+      others.isEmpty
+      ? "" : " (also an option of \(others.map { "'\($0)'" }.joined(separator: ", ")))"
+    throw error(
+      "option '\(option.long)' goes after its command, not before it: '\(example) ...'\(also)",
+      given.flatMap { given in owners.contains { $0.name == given.name } ? given : nil })
+  }
+
   /// Checks `value` as a `kind`, for which `what` (an option or operand name) was given.
   private func check(
     _ value: [UInt8], _ kind: ValueKind, _ what: String, _ command: CommandDescription?
@@ -227,7 +254,7 @@ struct CommandLineParser {
         throw error("\(what) must be an order number such as 1001, not \(quoted)", command)
       }
     case .time:
-      if TimeArgument.timestamp(value) == nil {
+      if TimeArgument.timestamp(value, now: now) == nil {
         let quoted = TerminalText.quoted(value)
         throw error("\(what) must be \(TimeArgument.forms), not \(quoted)", command)
       }
@@ -239,6 +266,13 @@ struct CommandLineParser {
         throw error(
           "\(what) must be 1-\(Reference.maximumLength) letters, digits, '-', '_', '.', ':' or "
             + "'/', not \(quoted)", command)
+      }
+    case .sku:
+      if !SKU.isValid(value) {
+        let quoted = TerminalText.quoted(value)
+        throw error(
+          "\(what) must be a SKU: 1-\(SKU.maximumLength) letters, digits, '-', '_' or '.', not "
+            + quoted, command)
       }
     case .command:
       let names = description.commands.map { $0.name }

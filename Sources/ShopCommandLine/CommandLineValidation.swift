@@ -69,6 +69,7 @@ extension OptionDescription {
     switch (target, value?.kind) {
     case (.flag, nil), (.help, nil), (.version, nil): fits = true
     case (.path, .path?), (.number, .count?), (.number, .orderNumber?), (.word, .word?),
+      (.word, .sku?),
       (.time, .time?), (.reference, .reference?):
       fits = true
     default: fits = false

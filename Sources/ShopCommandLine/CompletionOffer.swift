@@ -22,7 +22,7 @@ enum CompletionOffer: Equatable {
     switch kind {
     case .item: self = .skus
     case .command: self = .words(description.commands.map(\.name))
-    case .path, .word, .count, .orderNumber, .time, .reference: self.init(value: kind)
+    case .path, .word, .count, .orderNumber, .time, .reference, .sku: self.init(value: kind)
     }
   }
 }

@@ -4,10 +4,12 @@ import ShopCore
 extension Invocation {
   /// Reads the arguments after the program's name, as the bytes the program was given, by
   /// `description` (checked there: names, values, conflicts, operands), then gives them meaning.
-  package init(parsing arguments: [[UInt8]], in description: CommandLineDescription = .shop)
-    throws(UsageError)
-  {
-    switch try CommandLineParser(description).parse(arguments) {
+  /// `now` is the clock's time, from which `today` and `yesterday` count; nil refuses them.
+  package init(
+    parsing arguments: [[UInt8]], in description: CommandLineDescription = .shop,
+    now: Timestamp? = nil
+  ) throws(UsageError) {
+    switch try CommandLineParser(description, now: now).parse(arguments) {
     case .help(let name):
       self = .help(name.flatMap(Command.init(rawValue:)))
     case .version:
@@ -38,12 +40,21 @@ extension Invocation {
     case .batch:
       let input = parsed.operands.first.flatMap { $0 == [UInt8(ascii: "-")] ? nil : $0 }
       self = .batch(PlacementOptions(values), input: input.map(FilePath.init))
+    case .void:
+      var options = VoidOptions(ordersPath: values.paths[.orders], explain: values.flags[.explain])
+      options.report = values.flags[.quiet] ? .quiet : values.flags[.json] ? .json : .text
+      // The parser checked the operand: one whole number from 1 that fits `Int`.
+      guard let number = parsed.operands.first.flatMap(CommandLineParser.number) else {
+        throw UsageError(reason: "missing NUMBER", command: described, in: description)
+      }
+      self = .void(options, number: number, values.references[.reference])
     case .orders:
       var options = OrdersOptions(
         ordersPath: values.paths[.orders], json: values.flags[.json])
       options.explain = values.flags[.explain]
       options.csv = values.flags[.csv]
       options.range = try TimeRange(values, described, description)
+      options.sku = values.words[.sku]
       if values.flags[.count] {
         options.selection = .count
       } else if let last = values.numbers[.last] {
@@ -58,6 +69,8 @@ extension Invocation {
       var options = SummaryOptions(
         ordersPath: values.paths[.orders], json: values.flags[.json])
       options.explain = values.flags[.explain]
+      options.csv = values.flags[.csv]
+      options.sku = values.words[.sku]
       options.range = try TimeRange(values, described, description)
       switch values.words[.by] {
       case "day": options.grouping = .day

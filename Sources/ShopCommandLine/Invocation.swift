@@ -10,6 +10,7 @@ package enum Invocation: Equatable {
   case place(PlacementOptions, Cart, Reference?)
   /// `input` nil means standard input (no FILE, or `-`).
   case batch(PlacementOptions, input: FilePath?)
+  case void(VoidOptions, number: Int, Reference?)
   case orders(OrdersOptions)
   case summary(SummaryOptions)
   case catalog(catalogPath: FilePath?, json: Bool, explain: Bool)
@@ -19,7 +20,7 @@ package enum Invocation: Equatable {
 
 /// The commands, as they are typed; each is described in ``CommandLineDescription/shop``.
 package enum Command: String, CaseIterable, Equatable {
-  case place, batch, orders, summary, catalog, help, completions, manual
+  case place, batch, void, orders, summary, catalog, help, completions, manual
 }
 
 /// The shells `shop completions` writes a script for.
@@ -44,6 +45,14 @@ package struct PlacementOptions: Equatable {
   package var explain = false
 }
 
+/// The choices of `shop void`.
+package struct VoidOptions: Equatable {
+  package var report = ReportStyle.text
+  /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
+  package var ordersPath: FilePath?
+  package var explain = false
+}
+
 /// The choices of `shop orders`.
 package struct OrdersOptions: Equatable {
   /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
@@ -54,13 +63,16 @@ package struct OrdersOptions: Equatable {
   package var csv = false
   /// `--since` and `--until`.
   package var range = TimeRange.all
+  /// `--sku`: only the orders that hold it.
+  package var sku: String?
 
   /// What the listing is, and why, for `--explain`.
   package var listingWhy: String {
     let form: String
     switch selection {
-    case .all: form = "every order"
-    case .count: form = "the count of orders (from \(OptionDescription.count.long))"
+    case .all: form = sku == nil ? "every order and void" : "every order"
+    case .count:
+      form = "the count of records, orders and voids (from \(OptionDescription.count.long))"
     case .last(let count): form = "the newest \(count) (from \(OptionDescription.last.long))"
     case .numbers(let numbers): form = "orders " + numbers.map { "\($0)" }.joined(separator: ", ")
     case .reference(let reference):
@@ -81,7 +93,8 @@ package struct OrdersOptions: Equatable {
       json
       ? "JSON (from \(OptionDescription.json.long))"
       : csv ? "CSV (from \(OptionDescription.csv.long))" : "text (\(others))"
-    return "\(form)\(range), as \(style), to standard output"
+    let holding = sku.map { " that hold \($0) (from \(OptionDescription.skuSought.long))" } ?? ""
+    return "\(form)\(holding)\(range), as \(style), to standard output"
   }
 }
 
@@ -93,6 +106,9 @@ package struct SummaryOptions: Equatable {
   package var range = TimeRange.all
   package var grouping = Summary.Grouping.none
   package var explain = false
+  package var csv = false
+  /// `--sku`: that SKU's sums alone.
+  package var sku: String?
 
   /// What the summary is, and why, for `--explain`.
   package var summaryWhy: String {
@@ -111,8 +127,12 @@ package struct SummaryOptions: Equatable {
     let style =
       json
       ? "JSON (from \(OptionDescription.json.long))"
-      : "text (default; \(OptionDescription.json.long) for JSON)"
-    return "\(rows) of \(range), as \(style), to standard output"
+      : csv
+        ? "CSV (from \(OptionDescription.csv.long))"
+        : "text (default; \(OptionDescription.json.long) or \(OptionDescription.csv.long))"
+    let what =
+      sku.map { "the line of \($0) alone (from \(OptionDescription.skuSummed.long))" } ?? rows
+    return "\(what) of \(range), as \(style), to standard output"
   }
 }
 
@@ -122,6 +142,7 @@ extension Invocation {
     switch self {
     case .place(let options, _, _), .batch(let options, _):
       return (options.ordersPath, options.memory)
+    case .void(let options, _, _): return (options.ordersPath, false)
     case .orders(let options): return (options.ordersPath, false)
     case .summary(let options): return (options.ordersPath, false)
     default: return nil

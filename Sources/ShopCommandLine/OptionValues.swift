@@ -31,7 +31,7 @@ package struct OptionValues: Equatable, Sendable {
   enum Flag: Int, CaseIterable, Sendable { case quiet, json, memory, explain, count, csv }
   package enum Path: Int, CaseIterable, Sendable { case catalog, orders }
   enum Number: Int, CaseIterable, Sendable { case last }
-  enum Word: Int, CaseIterable, Sendable { case by }
+  enum Word: Int, CaseIterable, Sendable { case by, sku }
   enum Time: Int, CaseIterable, Sendable { case since, until }
   enum Ref: Int, CaseIterable, Sendable { case reference }
 
@@ -39,7 +39,7 @@ package struct OptionValues: Equatable, Sendable {
   var flags = OptionFields<Flag, 6, Bool>(repeating: false)
   var paths = OptionFields<Path, 2, FilePath?>(repeating: nil)
   var numbers = OptionFields<Number, 1, Int?>(repeating: nil)
-  var words = OptionFields<Word, 1, String?>(repeating: nil)
+  var words = OptionFields<Word, 2, String?>(repeating: nil)
   var times = OptionFields<Time, 2, TypedTime?>(repeating: nil)
   var references = OptionFields<Ref, 1, Reference?>(repeating: nil)
 }

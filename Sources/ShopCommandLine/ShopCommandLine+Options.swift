@@ -32,6 +32,12 @@ extension OptionDescription {
     help: "The order's ref: 1-64 letters, digits, '-', '_', '.', ':' or '/'. Placed at most once.",
     target: .reference(.reference))
 
+  /// `void --ref`: the same value as `place --ref`, given to a void.
+  static let voidReference = OptionDescription(
+    long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
+    help: "The void's ref, as for place: a rerun under it records nothing new.",
+    target: .reference(.reference))
+
   /// `orders --ref`: the same value as `place --ref`, sought rather than given.
   package static let referenceSought = OptionDescription(
     long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
@@ -57,14 +63,26 @@ extension OptionDescription {
     "--csv",
     help: """
       Print CSV (RFC 4180, CRLF line ends) with a header: number, placedAt, items, total, \
-      payable.
+      payable, ref, voids, voidedBy.
       """, sets: .csv)
+
+  /// `orders --sku`: the orders that hold a SKU.
+  static let skuSought = OptionDescription(
+    long: "--sku", value: ValueDescription(name: "sku", kind: .sku),
+    help: "List only the orders that hold this SKU.", target: .word(.sku))
+
+  /// `summary --sku`: one SKU's sums.
+  static let skuSummed = OptionDescription(
+    long: "--sku", value: ValueDescription(name: "sku", kind: .sku),
+    help: "Print only this SKU's line of --by sku (zeros when none was sold).",
+    target: .word(.sku))
 
   package static let since = OptionDescription.time(
     "--since",
     help: """
-      Only orders placed at TIME or later: a date (2026-12-01: from its midnight, UTC) or a \
-      UTC time (2026-12-01T09:30Z, 2026-12-01T09:30:00Z).
+      Only orders placed at TIME or later: a date (2026-12-01: from its midnight, UTC), an \
+      RFC 3339 time (2026-12-01T09:30:00Z, 2026-12-01T15:00:00+05:30, with a fraction, as \
+      date -Iseconds and toISOString() write), or today or yesterday (UTC days).
       """, sets: .since)
 
   package static let until = OptionDescription.time(
@@ -103,6 +121,10 @@ extension OperandDescription {
   package static let numbers = OperandDescription(
     name: "NUMBER", kind: .orderNumber, isOptional: true, isRepeating: true,
     help: "The number of an order to list, such as 1001.")
+
+  static let voided = OperandDescription(
+    name: "NUMBER", kind: .orderNumber, isOptional: false, isRepeating: false,
+    help: "The number of the order to take back, such as 1001.")
 
   package static let items = OperandDescription(
     name: "SKU=QTY", kind: .item, isOptional: false, isRepeating: true,

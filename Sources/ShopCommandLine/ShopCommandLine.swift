@@ -42,6 +42,28 @@ extension CommandLineDescription {
         ],
         conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
       CommandDescription(
+        name: "void",
+        abstract: "Take an order back: record a void of it, kept in the history with its time.",
+        discussion: """
+          The void is a record of its own, numbered after the last order, that names the \
+          order it takes back; nothing is deleted or rewritten. Prints 'order NUMBER void \
+          (void N)' once the void is saved. An order already void prints 'order NUMBER \
+          already void (void N)' (exit 0), so a script may run it again; a NUMBER with no \
+          record prints 'no order NUMBER' (exit 1); a void is not taken back (exit 1). With \
+          --ref, a void the store already holds under that ref is answered as already void, \
+          and a ref another record holds is refused (exit 1).
+          """,
+        options: [
+          .voidReference,
+          .quiet.helping("Report nothing on standard output; the exit status tells."),
+          .json.helping("Report the void as stored, as one JSON object."),
+          .orders,
+          .explain,
+          .help,
+        ],
+        operands: [.voided],
+        conflicts: [(.option(.quiet), .option(.json))]),
+      CommandDescription(
         name: "orders",
         abstract: "List the saved orders, oldest first.",
         discussion: """
@@ -50,7 +72,9 @@ extension CommandLineDescription {
           saved. --since and --until keep only the \
           orders placed in that time, for every form but NUMBERs and --ref, which name their \
           orders (with either, a range is a usage error): --last N lists the newest N of them, \
-          --count counts them.
+          --count counts them. --sku SKU keeps only the orders that hold SKU, in every form \
+          but NUMBERs and --ref. A voided order ends 'voided by N'; a void is a line of its \
+          own, 'void of N'; --count counts both.
           """,
         options: [
           .orders,
@@ -60,6 +84,7 @@ extension CommandLineDescription {
           .last,
           .since, .until,
           .referenceSought,
+          .skuSought,
           .explain,
           .help,
         ],
@@ -77,27 +102,34 @@ extension CommandLineDescription {
           (.option(.referenceSought), .operand(.numbers)),
           (.option(.referenceSought), .option(.since)),
           (.option(.referenceSought), .option(.until)),
+          (.option(.skuSought), .operand(.numbers)),
+          (.option(.skuSought), .option(.referenceSought)),
         ]),
       CommandDescription(
         name: "summary",
         abstract: "Sum the saved orders: how many, their totals, what was paid, the discount.",
         discussion: """
           Prints how many orders were placed in the range (all of them without --since and \
-          --until), the sum of their totals, of what was paid, and the discount given: \
-          'orders 3  total 470  payable 445  discount 25'. With --by day, one such line per \
-          UTC day that has orders, oldest first; with --by sku, per SKU by name, the quantity \
-          sold, the revenue (price times quantity, before any order's discount) and how many \
-          orders have it.
+          --until), how many of them were voided, and over the orders not voided the sum of \
+          their totals, of what was paid, and the discount given: 'orders 3  voided 0  total \
+          470  payable 445  discount 25'. With --by day, one such line per UTC day that has \
+          orders, oldest first; with --by sku, per SKU by name, the quantity sold, the revenue \
+          (price times quantity, before any order's discount) and how many orders have it; \
+          with --sku SKU, that line for one SKU.
           """,
         options: [
           .orders, .since, .until,
           .by,
+          .skuSummed,
           .json.helping("Print one JSON object per line."),
+          .csv.helping("Print CSV (RFC 4180, CRLF line ends) with a header naming the sums."),
           .explain,
           .help,
         ],
         operands: [],
-        conflicts: []),
+        conflicts: [
+          (.option(.json), .option(.csv)), (.option(.by), .option(.skuSummed)),
+        ]),
       CommandDescription(
         name: "catalog",
         abstract: "List the catalog's SKUs and prices, sorted by SKU.",
@@ -176,15 +208,20 @@ extension CommandLineDescription {
       (
         ExitStatus.success,
         "Placed (every order of a batch placed, or already placed under its ref with the same "
-          + "items); a listing or help printed."
+          + "items); voided, or already void; a listing or help printed."
       ),
       (
         .rejected,
         "Rejected: an unknown SKU, a ref already placed with other items, (batch) a line "
-          + "rejected or malformed, or (orders) a NUMBER or ref with no order."
+          + "rejected or malformed, (orders, void) a NUMBER or ref with no order, or (void) a "
+          + "void of a void or a ref another record holds."
       ),
       (.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
-      (.dataError, "Bad data: a total too large, a bad catalog line, a bad orders file line."),
+      (
+        .dataError,
+        "Bad data: a total too large, a bad catalog line, a bad orders file line, a ref held "
+          + "twice."
+      ),
       (
         .noInput,
         "An input can't be read: the catalog, a batch FILE or input, the orders file; or the "
@@ -196,7 +233,11 @@ extension CommandLineDescription {
           + "privilege; nothing of the group was saved."
       ),
       (.software, "Internal error (a bug: please report it)."),
-      (.osError, "The static build was started without /proc: nothing was done."),
+      (
+        .osError,
+        "The static build was started without /proc (nothing was done), or the memory a "
+          + "command needs can't be had (every order reported is saved)."
+      ),
       (
         .cannotCreate,
         "The orders file or its folder can't be created or opened for writing, or it is not a "

@@ -39,6 +39,23 @@ struct Explanation {
     return explanation
   }
 
+  static func void(
+    _ store: Chosen<StoreSource>, report: Chosen<ReportStyle>, clock: any WallClock,
+    libpq: String
+  ) -> Explanation {
+    var explanation = Explanation()
+    explanation.add(store, libpq: libpq)
+    let style: String
+    switch report.value {
+    case .text: style = "text to standard output"
+    case .quiet: style = "none; the exit status tells"
+    case .json: style = "JSON to standard output"
+    }
+    explanation.lines.append(("report", "\(style) (\(report.why))"))
+    explanation.lines.append(("clock", "\(clock)"))
+    return explanation
+  }
+
   static func orders(_ store: Chosen<StoreSource>, listing: String, libpq: String) -> Explanation {
     var explanation = Explanation()
     explanation.add(store, libpq: libpq)

@@ -34,7 +34,7 @@ struct SetUpTests {
     func line(_ text: String) -> Bool { lines.contains { $0.contains(text) } }
     #expect(line("sudo=$([ \"$(id -u)\" = 0 ] || echo sudo)"))
     #expect(line("me=$(id -un)"))
-    #expect(line("$sudo apt-get install -y libpq5 postgresql"))
+    #expect(line("$sudo apt-get update && $sudo apt-get install -y libpq5 postgresql"))
     #expect(line("|| $sudo pg_ctlcluster 15 main start"))
     #expect(line("$sudo su postgres -c \"createuser $me\""))
     #expect(line("$sudo su postgres -c \"createdb --owner $me shop\""))

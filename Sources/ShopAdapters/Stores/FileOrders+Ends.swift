@@ -121,8 +121,14 @@ extension FileOrders {
       return fault(linesEnd, foreign, linesEnd: linesEnd)
     }
     var chunks = file.chunks(from: linesEnd, to: size)
-    let match = OrderJSON.lineStart(of: &chunks, number: next)
+    var match = OrderJSON.lineStart(of: &chunks, number: next)
     if let failure = chunks.failure { throw .unreadable(file.path, failure) }
+    if match == .other {
+      // Not an order's start: perhaps a void's, which the same rule takes.
+      var voidChunks = file.chunks(from: linesEnd, to: size)
+      match = OrderJSON.lineStart(of: &voidChunks, number: next, void: true)
+      if let failure = voidChunks.failure { throw .unreadable(file.path, failure) }
+    }
     switch match {
     case .prefix:
       return Ends(
@@ -200,6 +206,8 @@ extension FileOrders {
     let following = try after.withUnsafeBufferPointer { line throws(FileError) in
       try parse(line, line: nil, at: next, in: snapshot).0.number
     }
+    // The line's number only for the error: counting it reads the file up to there.
+    guard !Order.isNumber(following, after: order.number) else { return }
     try checkNumber(following, after: order.number, line: snapshot.file.lineNumber(at: next))
   }
 

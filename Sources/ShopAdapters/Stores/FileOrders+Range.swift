@@ -13,7 +13,7 @@ extension FileOrders {
   public func orders(
     in range: TimeRange, last: Int?, _ visit: (Order) throws -> Void
   ) throws {
-    guard last.map({ $0 > 0 }) ?? true, let snapshot = try openSnapshot(strict: true) else {
+    guard last.map({ $0 > 0 }) ?? true, var snapshot = try openSnapshot(strict: true) else {
       return
     }
     let start = try range.since.map { try firstLine(placedAtOrAfter: $0, in: snapshot) } ?? 0
@@ -23,6 +23,8 @@ extension FileOrders {
     let from =
       try last.map { try self.start(ofLast: $0, endingAt: end, notBefore: start, in: snapshot) }
       ?? start
+    // A void of an order in the range may come after the range: to the snapshot's end.
+    snapshot.voided = try voids(in: snapshot, from: from)
     let window = end == snapshot.end ? snapshot : snapshot.window(endingAt: end)
     try visitChecked(window, from: from) { order in
       if range.contains(order.placedAt) { try visit(order) }

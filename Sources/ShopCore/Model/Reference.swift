@@ -156,14 +156,18 @@ extension Cart {
   /// The same SKUs with the same quantities as `order`, as ``Draft/hasSameItems(as:)`` judges
   /// them: for a cart the catalog could not price, whose reference `order` holds.
   public func hasSameItems(as order: Order) -> Bool {
-    Draft.quantities(order.lines) == Dictionary(items.map { ($0.sku, $0.quantity) }) { $0 + $1 }
+    !order.isVoid
+      && Draft.quantities(order.lines)
+        == Dictionary(items.map { ($0.sku, $0.quantity) }) { $0 + $1 }
   }
 }
 
 extension Draft {
   /// The same SKUs with the same quantities, in any order, repeats added up. Prices are not
   /// compared: a retry asks for the same goods, even after the catalog's prices changed.
+  /// A void is the same as a void of the same order, and never as an order.
   public func hasSameItems(as order: Order) -> Bool {
+    guard voids == order.voids else { return false }
     guard let mine = Draft.quantities(lines), let theirs = Draft.quantities(order.lines) else {
       return false
     }

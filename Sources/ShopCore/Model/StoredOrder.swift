@@ -13,6 +13,19 @@ extension Order {
     /// The total is not the sum of the items (or does not fit in `Int`), or the payable
     /// amount does not follow from the total.
     case totalsDoNotMatch
+    /// A void names no order before it: a number below ``Order/firstNumber``, or not below
+    /// its own.
+    case voidsNoEarlierOrder
+  }
+
+  /// A void as a store read it back, checked: it follows the order it takes back.
+  public init(
+    storedVoid number: Int, voids: Int, placedAt: Timestamp, reference: Reference?
+  ) throws(StoredProblem) {
+    try Order.checkStored(number: number)
+    guard voids >= Order.firstNumber, voids < number else { throw .voidsNoEarlierOrder }
+    self.init(
+      number: number, draft: Draft(voiding: voids, placedAt: placedAt, reference: reference))
   }
 
   /// An order as a store read it back, checked: its number, items, total and payable.

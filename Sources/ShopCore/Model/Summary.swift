@@ -11,16 +11,21 @@ public struct Summary: Equatable, Sendable {
     case sku
   }
 
-  /// Sums over some orders.
+  /// Sums over some orders. A voided order is counted in ``orders`` and ``voided`` and in no
+  /// sum: the sums are over the orders not voided.
   public struct Totals: Equatable, Sendable {
+    /// Every order placed, voided or not.
     public var orders = 0
-    /// The sum of the orders' totals, before discount.
+    /// How many of ``orders`` a void took back.
+    public var voided = 0
+    /// The sum of the totals of the orders not voided, before discount.
     public var total = 0
-    /// The sum of what was paid.
+    /// The sum of what was paid for the orders not voided.
     public var payable = 0
 
-    public init(orders: Int = 0, total: Int = 0, payable: Int = 0) {
+    public init(orders: Int = 0, voided: Int = 0, total: Int = 0, payable: Int = 0) {
       self.orders = orders
+      self.voided = voided
       self.total = total
       self.payable = payable
     }
@@ -29,7 +34,7 @@ public struct Summary: Equatable, Sendable {
     public var discount: Int { total - payable }
   }
 
-  /// One UTC day's orders.
+  /// One UTC day's orders; a voided order stays on the day it was placed, in no sum.
   public struct Day: Equatable, Sendable {
     /// The day's midnight, UTC.
     public let start: Timestamp
@@ -41,7 +46,7 @@ public struct Summary: Equatable, Sendable {
     }
   }
 
-  /// One SKU's sales.
+  /// One SKU's sales, over the orders not voided.
   public struct Sales: Equatable, Sendable {
     public let sku: String
     /// How many were sold.

@@ -10,7 +10,10 @@ public struct SummaryTally {
     self.grouping = grouping
   }
 
+  /// Adds `order`: a void record adds nothing (the order it takes back is marked, and
+  /// counted as voided where it was placed); a voided order is counted, in no sum.
   public mutating func add(_ order: Order) throws(SummaryTooLarge) {
+    guard !order.isVoid else { return }
     try Self.add(order, to: &totals)
     switch grouping {
     case .none:
@@ -19,6 +22,7 @@ public struct SummaryTally {
       let day = Summary.day(of: order.placedAt).secondsSince1970
       try Self.add(order, to: &days[day, default: Summary.Totals()])
     case .sku:
+      guard order.voidedBy == nil else { return }
       for (index, line) in order.lines.enumerated() {
         // An order counts once for a SKU, even if a stored order lists it twice.
         let counted = !order.lines[..<index].contains { $0.sku == line.sku }
@@ -49,6 +53,11 @@ public struct SummaryTally {
   private static func add(_ order: Order, to totals: inout Summary.Totals)
     throws(SummaryTooLarge)
   {
+    guard order.voidedBy == nil else {
+      totals.orders += 1
+      totals.voided += 1
+      return
+    }
     let (total, totalOverflow) = totals.total.addingReportingOverflow(order.total)
     let (payable, payableOverflow) = totals.payable.addingReportingOverflow(order.payable)
     guard !totalOverflow, !payableOverflow else { throw SummaryTooLarge(number: order.number) }

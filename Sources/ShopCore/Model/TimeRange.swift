@@ -37,13 +37,7 @@ extension Draft {
   /// bisecting on time as an order is found by bisecting on number.
   public func stamped(notBefore previous: Timestamp?) -> Draft {
     guard let previous, previous > placedAt else { return self }
-    return Draft(lines: lines, total: total, placedAt: previous, reference: reference)
-  }
-
-  private init(lines: [OrderLine], total: Int, placedAt: Timestamp, reference: Reference?) {
-    self.lines = lines
-    self.total = total
-    self.placedAt = placedAt
-    self.reference = reference
+    return Draft(
+      lines: lines, total: total, placedAt: previous, reference: reference, voids: voids)
   }
 }

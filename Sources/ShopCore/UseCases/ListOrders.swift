@@ -49,9 +49,16 @@ public struct ListOrders {
     self.listing = listing
   }
 
-  /// Lists `selection`, of the orders placed in `range` (every form but numbers).
+  /// Lists `selection`, of the orders placed in `range` (every form but numbers); with `sku`,
+  /// of the orders that hold that SKU only (every form but numbers and a reference): a void,
+  /// which holds no item, is none of them.
   /// - Returns: how many numbers or references asked for had no order (0 for the others).
-  public func run(_ selection: OrderSelection, in range: TimeRange = .all) throws -> Int {
+  public func run(
+    _ selection: OrderSelection, in range: TimeRange = .all, holding sku: String? = nil
+  )
+    throws -> Int
+  {
+    if let sku { return try run(selection, in: range, holding: sku) }
     var missing = 0
     do {
       switch selection {
@@ -66,6 +73,54 @@ public struct ListOrders {
       case .count: listing.count(try history.count())
       case .last(let count): try history.last(count, listing.list)
       case .numbers(let numbers):
+        for number in numbers where try !history.order(numbered: number, listing.list) {
+          missing += 1
+          listing.missing(number)
+        }
+      case .reference(let reference):
+        if try !history.order(referenced: reference, listing.list) {
+          missing += 1
+          listing.missing(reference: reference)
+        }
+      }
+    } catch {
+      try? listing.deliver(complete: false)
+      throw error
+    }
+    try listing.deliver(complete: true)
+    return missing
+  }
+
+  /// The forms of a listing of the orders that hold `sku`: each order read is kept or not,
+  /// so the cost is that of the range read. The newest N are kept in memory as they come.
+  private func run(_ selection: OrderSelection, in range: TimeRange, holding sku: String) throws
+    -> Int
+  {
+    func holds(_ order: Order) -> Bool { order.lines.contains { $0.sku == sku } }
+    var missing = 0
+    do {
+      switch selection {
+      case .all:
+        try history.orders(in: range, last: nil) { if holds($0) { try listing.list($0) } }
+      case .count:
+        var count = 0
+        try history.orders(in: range, last: nil) { if holds($0) { count += 1 } }
+        listing.count(count)
+      case .last(let count):
+        var newest: [Order] = []
+        var oldest = 0
+        try history.orders(in: range, last: nil) { order in
+          guard count > 0, holds(order) else { return }
+          if newest.count < count {
+            newest.append(order)
+          } else {
+            newest[oldest] = order
+            oldest = (oldest + 1) % count
+          }
+        }
+        for index in newest.indices { try listing.list(newest[(oldest + index) % newest.count]) }
+      case .numbers(let numbers):
+        // Named orders are listed as they are: a SKU does not choose among them.
         for number in numbers where try !history.order(numbered: number, listing.list) {
           missing += 1
           listing.missing(number)
