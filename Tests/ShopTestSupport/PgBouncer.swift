@@ -73,7 +73,9 @@ public final class PgBouncer {
       let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
     else { return }
     kill(pid, SIGTERM)
-    for _ in 0..<100 where kill(pid, 0) == 0 { usleep(20_000) }
+    for _ in 0..<50 where kill(pid, 0) == 0 { usleep(20_000) }
+    // pgbouncer may outlive SIGTERM while its server is away: then it is killed.
+    if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
     try? FileManager.default.removeItem(atPath: folder)
   }
 }
