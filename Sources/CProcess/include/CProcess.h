@@ -9,4 +9,10 @@ int shop_process_argc(void);
 /// The arguments, NULL-terminated; NULL if start-up passed none.
 char *const *shop_process_argv(void);
 
+// Extended attributes, which Swift's Glibc module leaves out (Darwin's has them): where the
+// orders file keeps the record that its times are in order (FileOrders+TimeOrder.swift).
+#if defined(__linux__)
+#include <sys/xattr.h>
+#endif
+
 #endif
