@@ -44,10 +44,16 @@ let package = Package(
     // ShopCore's ports.
     .target(
       name: "ShopAdapters", dependencies: ["ShopCore", "CProcess"], swiftSettings: fastStart),
-    // main.swift is the composition root: the one place that sees every layer.
+    // The command line as a value: its description, the parser, help, the manual, completions
+    // and usage errors. It reads arguments into an `Invocation` and builds no adapter.
+    .target(
+      name: "ShopCommandLine", dependencies: ["ShopCore", "ShopAdapters"],
+      swiftSettings: fastStart),
+    // The composition root (Root.swift): the one place that sees every layer and builds the
+    // adapters and use cases; main.swift hands it the real process.
     .executableTarget(
       name: "shop",
-      dependencies: ["ShopCore", "ShopAdapters"],
+      dependencies: ["ShopCore", "ShopAdapters", "ShopCommandLine"],
       swiftSettings: fastStart,
       linkerSettings: [
         // Start-up dominates `shop place`: a fully static release binary starts in about the time
@@ -64,12 +70,13 @@ let package = Package(
     .testTarget(
       name: "ShopAdaptersTests", dependencies: ["ShopAdapters", "ShopCore", "ShopTestSupport"]),
     // The command-line contract end to end, through the root function in-process.
-    .testTarget(name: "ShopEndToEndTests", dependencies: ["shop", "ShopTestSupport"]),
+    .testTarget(
+      name: "ShopEndToEndTests", dependencies: ["shop", "ShopCommandLine", "ShopTestSupport"]),
     // What needs the real binary in real processes: several at once, kill -9, descriptors,
     // pipes, resource limits, shells and make.
     .testTarget(
       name: "ShopProcessTests",
-      dependencies: ["shop", "ShopAdapters", "ShopCore", "ShopTestSupport"]),
+      dependencies: ["shop", "ShopCommandLine", "ShopAdapters", "ShopCore", "ShopTestSupport"]),
     // The fakes every test shares, private temporary folders, a tiny full disk, the built
     // binary in a sandbox and a throwaway PostgreSQL server.
     .target(

@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopCommandLine
 import ShopCore
 
 // The root's decisions, as plain values that say what was chosen and why. The root builds its
@@ -105,11 +106,6 @@ func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
   }
   return Chosen(
     value: .nowhere, why: (["$SHOP_ORDERS unset"] + ignored).joined(separator: "; "))
-}
-
-/// How reports of placed orders are written.
-enum ReportStyle: Equatable {
-  case text, quiet, json
 }
 
 /// Which report, from `-q` and `--json`.

@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopCommandLine
 import ShopCore
 
 /// What `--explain` prints: one line per port the root would build for this command line,
@@ -31,6 +32,23 @@ struct Explanation {
     switch report.value {
     case .text: style = "text to standard output"
     case .quiet: style = "none; batch lines not placed are told on standard error"
+    case .json: style = "JSON to standard output"
+    }
+    explanation.lines.append(("report", "\(style) (\(report.why))"))
+    explanation.lines.append(("clock", "\(clock)"))
+    return explanation
+  }
+
+  static func void(
+    _ store: Chosen<StoreSource>, report: Chosen<ReportStyle>, clock: any WallClock,
+    libpq: String
+  ) -> Explanation {
+    var explanation = Explanation()
+    explanation.add(store, libpq: libpq)
+    let style: String
+    switch report.value {
+    case .text: style = "text to standard output"
+    case .quiet: style = "none; the exit status tells"
     case .json: style = "JSON to standard output"
     }
     explanation.lines.append(("report", "\(style) (\(report.why))"))

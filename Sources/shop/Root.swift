@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopCommandLine
 import ShopCore
 
 /// The composition root, as a function of the process's inputs: the arguments (bytes), the
@@ -21,7 +22,7 @@ func runShop(
   stores += named
   var status: ExitStatus
   do {
-    let invocation = try Invocation(parsing: arguments)
+    let invocation = try Invocation(parsing: arguments, now: clock.now())
     if let (flag, memory) = invocation.storeOptions,
       let path = chooseStore(flag: flag, memory: memory, environment).value.path
     {
@@ -94,6 +95,18 @@ private struct Root {
       if options.explain { return try show(explain(options, input: path)) }
       return try makeBatch(options, path: path).run() == 0 ? .success : .rejected
 
+    case .void(let options, let number, let reference):
+      let store = chooseStore(flag: options.ordersPath, memory: false, environment)
+      if options.explain {
+        return try show(
+          Explanation.void(store, report: chooseReport(options.report), clock: clock, libpq: libpq)
+            .text)
+      }
+      switch try makeVoidOrder(options, store: store).void(number, reference: reference) {
+      case .voided, .alreadyVoid: return .success
+      case .noOrder, .notAnOrder, .conflict: return .rejected
+      }
+
     case .orders(let options):
       let store = chooseStore(flag: options.ordersPath, memory: false, environment)
       if options.explain {
@@ -106,7 +119,7 @@ private struct Root {
         output: output, style: style, lines: history as? any StoredOrderLines,
         notes: DescriptorOutput(descriptor: streams.errors, name: "standard error"))
       let missing = try ListOrders(history: history, listing: listing)
-        .run(options.selection, in: options.range)
+        .run(options.selection, in: options.range, holding: options.sku)
       return missing == 0 ? .success : .rejected
 
     case .summary(let options):
@@ -114,9 +127,11 @@ private struct Root {
       if options.explain {
         return try show(Explanation.orders(store, listing: options.summaryWhy, libpq: libpq).text)
       }
-      let report = SummaryListing(output: try streams.listing(), json: options.json)
-      try Summarise(history: try makeStore(store), report: report, by: options.grouping)
-        .summarise(options.range)
+      let style: SummaryListing.Style = options.json ? .json : options.csv ? .csv : .text
+      let report = SummaryListing(output: try streams.listing(), style: style)
+      try Summarise(
+        history: try makeStore(store), report: report, by: options.grouping, sku: options.sku
+      ).summarise(options.range)
       return .success
 
     case .catalog(let path, let json, let explain):
@@ -178,6 +193,29 @@ private struct Root {
     return PlaceOrder(catalog: catalog, orders: orders, clock: clock, report: report)
   }
 
+  /// The app of `void`: the report first, as for `place`, so a closed standard output stops
+  /// the command before the store is touched; then the store that records voids.
+  func makeVoidOrder(_ options: VoidOptions, store: Chosen<StoreSource>) throws -> VoidOrder {
+    let report: VoidListing
+    switch options.report {
+    case .text: report = VoidListing(output: try streams.reports(), style: .text)
+    case .quiet: report = VoidListing(output: try streams.reports(), style: .quiet)
+    case .json: report = VoidListing(output: try streams.reports(), style: .json)
+    }
+    return VoidOrder(orders: try makeVoids(store), clock: clock, report: report)
+  }
+
+  /// Which store records voids: the one `place` would use.
+  func makeVoids(_ source: Chosen<StoreSource>) throws -> any OrderVoids {
+    switch source.value {
+    case .memory: return MemoryOrders()
+    case .file(let path): return try FileOrders(path: path, streams: streams.files)
+    case .postgreSQL: throw VoidNotOnPostgreSQL()
+    case .notAURI(let text, let why): throw NotAURI(text: text, why: why, from: source.why)
+    case .nowhere: throw NoOrdersLocation()
+    }
+  }
+
   /// The app of `batch`: quiet or loud text into a file, priced straight from the input's
   /// bytes (``PricedBatch``); otherwise one request at a time. Built in the order of `place`'s,
   /// the input opened last.
@@ -221,6 +259,16 @@ extension StoreSource {
   var path: FilePath? {
     if case .file(let path) = self { return path }
     return nil
+  }
+}
+
+/// `shop void` on a PostgreSQL store: its table has no column for voids yet, so nothing is
+/// recorded rather than something other readers would not know.
+struct VoidNotOnPostgreSQL: ShopError {
+  var status: ExitStatus { .unavailable }
+  var message: String {
+    "void is not available for a PostgreSQL store yet (its table has no column for voids); "
+      + "nothing was saved"
   }
 }
 

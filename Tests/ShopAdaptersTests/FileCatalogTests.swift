@@ -163,3 +163,47 @@ struct FileCatalogTests {
     #expect(try FileCatalog(path: path).price(of: "ink") == 5)
   }
 }
+
+/// What a spreadsheet's export holds beside prices: blank rows as empty cells, notes in the
+/// SKU column, and another locale's separator.
+struct SpreadsheetCatalogTests {
+  func catalog(_ text: String) throws(FileError) -> FileCatalog {
+    try FileCatalog(path: "/sheet.csv", contents: Array(text.utf8))
+  }
+
+  @Test(arguments: [
+    "sku,price\n,\npen,30\n,,\nlamp,190\n",
+    "sku,price,name\n,,\npen,30,Pen\n\"\",\"\",\"\"\nlamp,190,\"a;b\"\n , ,\t\n",
+    "pen,30\n# a note,\n\"# old\",5\n#lamp,7\nlamp,190\n",
+    "sku,price,name\n#,,\npen,30,x\n\"#gone\",x,y\nlamp,190,z\n",
+  ])
+  func emptyRowsAndNotesInTheSKUCellAreSkipped(text: String) throws {
+    let entries = try catalog(text).entries
+    #expect(entries.map(\.sku) == ["lamp", "pen"] && entries.map(\.price) == [190, 30])
+  }
+
+  @Test(
+    arguments: [
+      ("sku;price\npen;30\n", 1, "';' (semicolons)"),
+      ("pen;30\n", 1, "';' (semicolons)"),
+      ("sku\tprice\npen\t30\n", 1, "tabs"),
+      ("\"pen\";30\n", 1, "';' (semicolons)"),
+      ("\"pen\"\t30\n", 1, "tabs"),
+      ("pen,30\nlamp;190\n", 2, "';' (semicolons)"),
+      ("sku,price,name\npen,30,x\nlamp;190;y\n", 3, "';' (semicolons)"),
+    ] as [(String, Int, String)])
+  func anotherSeparatorIsRefusedSayingItMustBeAComma(text: String, line: Int, named: String) {
+    #expect {
+      try catalog(text)
+    } throws: { error in
+      guard case .badData(_, let at, let reason) = error as? FileError else { return false }
+      return at == line && reason.contains("separated by \(named)")
+        && reason.contains("separator must be a comma")
+    }
+  }
+
+  @Test func aSemicolonInsideAFieldIsNoSeparator() throws {
+    #expect(try catalog("sku,price,name\npen,30,\"a;b\"\n").entries.map(\.sku) == ["pen"])
+    #expect(throws: FileError.self) { try catalog("pen,30\n\"a;b\",3\n") }
+  }
+}

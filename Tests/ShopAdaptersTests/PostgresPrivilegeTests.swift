@@ -5,7 +5,7 @@ import Testing
 
 @testable import ShopAdapters
 
-/// What each command needs of the role, as the README's table of privileges says: readers
+/// What each command needs of the role, as the table of privileges in docs/postgresql.md says: readers
 /// need SELECT alone and never create or alter anything; a writer missing a privilege is
 /// told which one.
 @Suite(

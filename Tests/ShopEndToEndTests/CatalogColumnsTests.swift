@@ -1,4 +1,5 @@
 import Foundation
+import ShopTestSupport
 import Testing
 
 /// A catalog exported from a spreadsheet with more columns than `sku,price`, end to end.
@@ -30,9 +31,9 @@ struct CatalogColumnsTests {
     #expect(!FileManager.default.fileExists(atPath: shop.defaultOrders))
   }
 
-  /// The README's example catalog is one `shop` reads.
+  /// The example catalog of docs/commands.md is one `shop` reads.
   @Test func theReadmesExampleCatalogLoads() throws {
-    let readme = try SetUpTests.readme()
+    let readme = try SourceTree.document("docs/commands.md")
     let example = try #require(
       readme.split(separator: "```csv\n").dropFirst().first?.split(separator: "```").first)
     let shop = try RootHarness()

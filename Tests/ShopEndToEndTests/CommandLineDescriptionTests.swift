@@ -1,6 +1,7 @@
 import ShopAdapters
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// The description and what is made from it, without running the binary.

@@ -1,7 +1,9 @@
 import Foundation
+import ShopAdapters
 import ShopCore
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// `--since`/`--until`, `--csv` and `summary` as the command line reads them, in process.
@@ -65,19 +67,16 @@ struct HistoryOptionsTests {
 
   @Test(arguments: [
     (
-      ["orders", "--since", "yesterday"],
-      "'--since' must be a date such as 2026-12-01 or a UTC time such as 2026-12-01T09:30Z, "
-        + "not 'yesterday'"
+      ["orders", "--since", "tomorrow"],
+      "'--since' must be \(TimeArgument.forms), not 'tomorrow'"
     ),
     (
       ["summary", "--until=2026-02-30"],
-      "'--until' must be a date such as 2026-12-01 or a UTC time such as 2026-12-01T09:30Z, "
-        + "not '2026-02-30'"
+      "'--until' must be \(TimeArgument.forms), not '2026-02-30'"
     ),
     (
       ["orders", "--since", "2026-12-01T09:30"],
-      "'--since' must be a date such as 2026-12-01 or a UTC time such as 2026-12-01T09:30Z, "
-        + "not '2026-12-01T09:30'"
+      "'--since' must be \(TimeArgument.forms), not '2026-12-01T09:30'"
     ),
     (["orders", "--since"], "missing value for '--since <time>'"),
     (
@@ -140,7 +139,7 @@ struct HistoryTests {
     #expect(summary.status == 0 && summary.stderr == "")
     #expect(
       summary.stdout
-        == "orders 6  total \(total)  payable \(payable)  discount \(total - payable)\n")
+        == "orders 6  voided 0  total \(total)  payable \(payable)  discount \(total - payable)\n")
     var quantities: [String: (Int, Int, Int)] = [:]
     for order in listed {
       for item in order["items"] as? [[String: Any]] ?? [] {
@@ -164,7 +163,8 @@ struct HistoryTests {
     #expect(byDay.contains(#""day":"20"#))
     // An empty range: zero sums, no rows, status 0.
     let empty = try shop.run("summary", "--orders", orders, "--until", "2000-01-01")
-    #expect(empty.status == 0 && empty.stdout == "orders 0  total 0  payable 0  discount 0\n")
+    #expect(
+      empty.status == 0 && empty.stdout == "orders 0  voided 0  total 0  payable 0  discount 0\n")
     #expect(
       try shop.run("summary", "--orders", orders, "--until", "2000-01-01", "--by", "day").stdout
         == "")
@@ -205,16 +205,17 @@ struct HistoryTests {
     #expect(json.stdout == String(text.split(separator: "\n")[4]) + "\n")
     let csv = try shop.run("orders", "--orders", orders, "--csv", "--until", "2026-12-01")
     #expect(
-      csv.stdout == "number,placedAt,items,total,payable\r\n"
-        + "1001,2026-11-30T23:59:58Z,pen=1,30,30\r\n1002,2026-11-30T23:59:59Z,pen=1,30,30\r\n")
+      csv.stdout == "number,placedAt,items,total,payable,ref,voids,voidedBy\r\n"
+        + "1001,2026-11-30T23:59:58Z,pen=1,30,30,,,\r\n1002,2026-11-30T23:59:59Z,pen=1,30,30,,,\r\n"
+    )
     let byDay = try shop.run("summary", "--orders", orders, "--by", "day")
     #expect(
-      byDay.stdout == "2026-11-30  orders 2  total 60  payable 60  discount 0\n"
-        + "2026-12-01  orders 2  total 60  payable 60  discount 0\n"
-        + "2026-12-02  orders 1  total 30  payable 30  discount 0\n")
+      byDay.stdout == "2026-11-30  orders 2  voided 0  total 60  payable 60  discount 0\n"
+        + "2026-12-01  orders 2  voided 0  total 60  payable 60  discount 0\n"
+        + "2026-12-02  orders 1  voided 0  total 30  payable 30  discount 0\n")
     let oneDay = try shop.run(
       "summary", "--orders", orders, "--since", "2026-12-01", "--until", "2026-12-02")
-    #expect(oneDay.stdout == "orders 2  total 60  payable 60  discount 0\n")
+    #expect(oneDay.stdout == "orders 2  voided 0  total 60  payable 60  discount 0\n")
   }
 
   @Test func aBrokenNumberingStopsTheSummaryAndARangeWith65() throws {
@@ -247,7 +248,7 @@ struct HistoryTests {
     #expect(run.status == 64 && run.stdout == "")
     #expect(
       run.stderr.hasPrefix(
-        "Error: '--until' must be a date such as 2026-12-01 or a UTC time such as "
-          + "2026-12-01T09:30Z, not '2026-12-01T25:00Z'\nUsage: shop orders [options]"))
+        "Error: '--until' must be \(TimeArgument.forms), not '2026-12-01T25:00Z'\n"
+          + "Usage: shop orders [options]"))
   }
 }

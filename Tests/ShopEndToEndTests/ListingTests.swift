@@ -42,7 +42,7 @@ struct ListingTests {
   /// keeps its header and those orders.
   @Test func aCSVListingThatFailsBeforeItsFirstOrderPrintsNoHeader() throws {
     let shop = try RootHarness()
-    let header = "number,placedAt,items,total,payable"
+    let header = "number,placedAt,items,total,payable,ref,voids,voidedBy"
     let folder = shop.folder.file("a-folder")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let broken = try shop.folder.write("broken.jsonl", "{oops}\n")

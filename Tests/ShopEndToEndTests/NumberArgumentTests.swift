@@ -1,5 +1,6 @@
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// The command line's numbers (`--last`, `--from`...) as they were before the decimal readers

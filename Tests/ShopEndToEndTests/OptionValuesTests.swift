@@ -2,6 +2,7 @@ import ShopAdapters
 import ShopCore
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// Each kind's store holds one value per field of its enum, apart from the others: a case

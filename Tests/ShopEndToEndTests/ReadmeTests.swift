@@ -1,15 +1,15 @@
 import ShopTestSupport
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
-/// The README against the binary it describes, through the root in-process.
+/// docs/commands.md against the binary it describes, through the root in-process.
 struct ReadmeTests {
-  /// The README's session, run after its set-up command, prints what the README shows
-  /// (but the time); its usage lines and option table are the description's.
-  @Test func theReadmeShowsWhatAReaderGets() throws {
-    let readme = try SourceTree.readme()
-    let using = try #require(readme.split(separator: "## Using it").dropFirst().first)
+  /// The sessions of docs/commands.md, run after `shop place pen=2 lamp=1`, print what the page
+  /// shows (but the time); its usage lines and option table are the description's.
+  @Test func theCommandsPageShowsWhatAReaderGets() throws {
+    let using = try SourceTree.document("docs/commands.md")
     let blocks = using.split(separator: "```\n").enumerated().filter { $0.offset % 2 == 1 }.map {
       String($0.element)
     }
@@ -18,10 +18,15 @@ struct ReadmeTests {
       #expect(blocks[0].contains(HelpText.usage(command, in: description) + "\n"))
       for option in command.options { #expect(using.contains("`\(option.long)")) }
     }
+    // Every exit status the description declares has its row in the page's table.
+    for status in description.exitStatuses {
+      #expect(using.contains("\n| \(status.name) | "), "no row for exit status \(status.name)")
+    }
+    #expect(description.exitStatuses.count >= 11)
     let shop = try RootHarness()
     #expect(try shop.run("place", "pen=2", "lamp=1").stdout == "order 1001 for 225\n")
     let sessions = blocks.filter { $0.hasPrefix("$ ") }
-    #expect(sessions.count == 3)
+    #expect(sessions.count == 4)
     var checked = 0
     for session in sessions {
       var expected = ""
@@ -53,7 +58,7 @@ struct ReadmeTests {
       try check()
       pending = nil
     }
-    #expect(checked == 10)
+    #expect(checked == 13)
   }
 
   static func timeless(_ text: String) -> String {

@@ -4,6 +4,7 @@ import ShopCore
 import ShopTestSupport
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// The composition root called in-process, as main.swift calls it, but with buffers for the

@@ -148,7 +148,7 @@ struct RootTests {
     #expect(
       summary.stdout == "orders:  file \(harness.folder.file("s.jsonl")) (from $SHOP_ORDERS)\n"
         + "listing: one line per SKU (from --by sku) of the orders placed in the range of "
-        + "--since and --until, as text (default; --json for JSON), to standard output\n",
+        + "--since and --until, as text (default; --json or --csv), to standard output\n",
       "\(summary)")
     let catalog = try harness.run("catalog", "--explain")
     #expect(catalog.stdout.hasPrefix("catalog: built-in"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// Usage errors, help and version: the swift-argument-parser look, exit 64 or 0.

@@ -1,6 +1,7 @@
 import ShopTestSupport
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// The built binary itself, as the tests found it.

@@ -2,6 +2,7 @@ import Foundation
 import ShopTestSupport
 import Testing
 
+@testable import ShopCommandLine
 @testable import shop
 
 /// What `shop completions`, `shop manual` and `make install` produce, tried with the real

@@ -5,16 +5,24 @@ import Testing
 /// A new account following the README's install steps, in real shells: bash -i with
 /// bash-completion, zsh with the README's `fpath` line.
 struct NewUserSetUpTests {
-  /// The README's install lines, as a new user types them (comments cut off).
-  static func installLines() throws -> [String] {
+  /// The README's install block, as a new user types it (comments cut off).
+  static func installBlock() throws -> [String] {
     let readme = try SourceTree.readme()
     let block = try #require(
-      readme.split(separator: "```sh\n").map { $0.prefix { _ in true } }
-        .first { $0.hasPrefix("make install PREFIX=~/.local") })
-    let lines = block.split(separator: "```").first?.split(separator: "\n") ?? []
-    return lines.map { line in
-      // The `#` of a comment comes after two spaces; the PATH line holds no other `#`.
+      readme.split(separator: "<!-- docs-test: install -->\n```sh\n").dropFirst().first?
+        .split(separator: "```").first)
+    return block.split(separator: "\n").map { line in
+      // The `#` of a comment comes after two spaces; no command of the block holds another `#`.
       String(line.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces)
+    }
+  }
+
+  /// The lines of the install block this test runs: all but building (`SHOP_BIN` names the
+  /// binary built already), installing a system package and starting a new shell, which the
+  /// test does itself.
+  static func installLines() throws -> [String] {
+    try installBlock().filter {
+      !$0.hasPrefix("swift build") && !$0.contains("apt-get install") && !$0.hasPrefix("exec ")
     }
   }
 
@@ -33,7 +41,8 @@ struct NewUserSetUpTests {
     let shop = try Shop()
     try FileManager.default.copyItem(atPath: "/etc/skel/.bashrc", toPath: shop.home + "/.bashrc")
     let lines = try NewUserSetUpTests.installLines()
-    #expect(lines.count == 2, "\(lines)")
+    #expect(lines.count == 3, "\(lines)")
+    #expect(try NewUserSetUpTests.installBlock().count == 6)
     let plain = ["PATH": "/usr/bin:/bin", "SHOP_BIN": Shop.binary, "TERM": "dumb"]
     for line in lines {
       let run = try GeneratedFilesTests.run(
@@ -67,14 +76,17 @@ struct NewUserSetUpTests {
       print("skipped: zsh is not installed")
       return
     }
-    let readme = try SourceTree.readme()
-    let fpath = try #require(
-      readme.split(separator: "`").first { $0.hasPrefix("fpath=(~/.local/share/zsh") })
+    // The README's line appends `fpath` and a compinit after it to ~/.zshrc, so completion
+    // works whether ~/.zshrc ran compinit before or not at all.
+    let line = try #require(try NewUserSetUpTests.installLines().first { $0.contains("fpath=(") })
+    let appended = try #require(line.split(separator: "'").dropFirst().first)
+    #expect(appended.hasPrefix("fpath=(~/.local/share/zsh/site-functions "))
     let shop = try Shop()
     let install = try GeneratedFilesTests.make("install", shop.home + "/.local", in: shop)
     #expect(install.status == 0, "\(install)")
     for (zshrc, expected) in [
-      ("\(fpath)\nautoload -Uz compinit && compinit\n", "_shop"),
+      ("\(appended)\n", "_shop"),
+      ("autoload -Uz compinit && compinit\n\(appended)\n", "_shop"),
       ("autoload -Uz compinit && compinit\n", ""),
     ] {
       _ = try shop.folder.write("home/.zshrc", zshrc)

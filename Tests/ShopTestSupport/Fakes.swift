@@ -41,6 +41,39 @@ public final class FakeOrders: Orders {
   }
 }
 
+extension FakeOrders: OrderVoids {
+  /// Voids by the core's own rule, ``VoidOutcome/plan(_:target:holding:)``, and numbers the
+  /// void as any record: the fake repeats no rule.
+  public func void(_ draft: Draft) throws -> VoidOutcome {
+    var voidedBy: [Int: Int] = [:]
+    for record in saved { if let voided = record.voids { voidedBy[voided] = record.number } }
+    func marked(_ order: Order) -> Order { order.voided(by: voidedBy[order.number]) }
+    let target = saved.first { $0.number == draft.voids }.map(marked)
+    let holding = draft.reference.flatMap { reference in
+      saved.first { $0.reference == reference }.map(marked)
+    }
+    if let decided = VoidOutcome.plan(draft, target: target, holding: holding) { return decided }
+    guard case .placed(let void) = try place([draft]).first else { throw FakeStoreFull() }
+    return .voided(void)
+  }
+}
+
+/// A void report that writes down what it is told.
+public final class RecordingVoidReport: VoidReport {
+  public private(set) var outcomes: [VoidOutcome] = []
+  public private(set) var flushes = 0
+
+  public init() {}
+
+  public func report(_ outcome: VoidOutcome) {
+    outcomes.append(outcome)
+  }
+
+  public func flush() throws {
+    flushes += 1
+  }
+}
+
 public struct FakeStoreFull: Error {
   public init() {}
 }

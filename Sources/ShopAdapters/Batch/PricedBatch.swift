@@ -295,7 +295,7 @@ public final class PricedBatch: BatchGroups {
               case .reference:
                 guard var text = reference?.text else { break }
                 text.withUTF8 { writer.put($0) }
-              case .sku, .quantity, .price: break
+              case .sku, .quantity, .price, .voids: break
               }
             }
             start = end

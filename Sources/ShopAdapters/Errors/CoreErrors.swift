@@ -26,6 +26,7 @@ extension Order.StoredProblem {
       "the items hold \(TerminalText.quoted(sku.utf8)) twice, which no cart does: a SKU given "
         + "twice is one item"
     case .totalsDoNotMatch: "total or payable does not match the items"
+    case .voidsNoEarlierOrder: "the void names no order before it"
     }
   }
 }

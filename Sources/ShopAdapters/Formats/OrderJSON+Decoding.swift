@@ -59,8 +59,10 @@ extension JSONParser {
     var placedAt: Timestamp?
     var lines: [OrderLine]?
     var reference: Reference?
+    var voids: Int?
     try members { parser, key throws(OrderJSONError) in
       switch key {
+      case .voids: voids = try parser.integer(named: "voids")
       case .ref: reference = try parser.referenceText()
       case .number: number = try parser.integer(named: "number")
       case .total: total = try parser.integer(named: "total")
@@ -75,6 +77,22 @@ extension JSONParser {
     skipSpace()
     guard position == bytes.count else { throw .notAnObject }
     guard let number else { throw OrderJSONError("no \"number\"") }
+    if let voids {
+      // A void has its number, time, ref and the order it takes back: nothing else of an
+      // order's, so no reader could take it for one.
+      guard total == nil, payable == nil, lines == nil else {
+        throw OrderJSONError("a void has no \"items\", \"total\" or \"payable\"")
+      }
+      guard let placedAt else { throw .badTime }
+      do {
+        return try Order(storedVoid: number, voids: voids, placedAt: placedAt, reference: reference)
+      } catch {
+        throw OrderJSONError(
+          error == .numberBelowFirst
+            ? "order number \(number) is below \(Order.firstNumber)"
+            : "\"voids\" must name an order before \(number), from \(Order.firstNumber)")
+      }
+    }
     guard let total else { throw OrderJSONError("no \"total\"") }
     guard let payable else { throw OrderJSONError("no \"payable\"") }
     guard let placedAt else { throw .badTime }
@@ -90,13 +108,14 @@ extension JSONParser {
       case .badItems: throw .badItems
       case .repeatedSKU: throw OrderJSONError(error.reason)
       case .totalsDoNotMatch: throw OrderJSONError("total or payable does not match the items")
+      case .voidsNoEarlierOrder: throw OrderJSONError(error.reason)
       }
     }
   }
 
   /// The keys an order is read by; any other key's value is checked as JSON and skipped.
   fileprivate enum Key: Int {
-    case number, ref, total, payable, placedAt, items, sku, quantity, price, other
+    case number, ref, total, payable, placedAt, items, sku, quantity, price, voids, other
 
     /// Compares bytes with no `String` made: this runs for every key of every line listed.
     init(_ raw: UnsafeBufferPointer<UInt8>) {
@@ -109,7 +128,10 @@ extension JSONParser {
       case 3: self = matches("sku") ? .sku : matches("ref") ? .ref : .other
       case 5:
         self =
-          matches("items") ? .items : matches("total") ? .total : matches("price") ? .price : .other
+          matches("items")
+          ? .items
+          : matches("total")
+            ? .total : matches("price") ? .price : matches("voids") ? .voids : .other
       case 6: self = matches("number") ? .number : .other
       case 7: self = matches("payable") ? .payable : .other
       case 8: self = matches("placedAt") ? .placedAt : matches("quantity") ? .quantity : .other
@@ -128,6 +150,7 @@ extension JSONParser {
       case .sku: return "sku"
       case .quantity: return "quantity"
       case .price: return "price"
+      case .voids: return "voids"
       case .other: return ""
       }
     }
@@ -241,7 +264,7 @@ extension JSONParser {
       case .sku: sku = try parser.skuText()
       case .quantity: quantity = try parser.itemInteger()
       case .price: price = try parser.itemInteger()
-      case .number, .ref, .total, .payable, .placedAt, .items, .other:
+      case .number, .ref, .total, .payable, .placedAt, .items, .voids, .other:
         return false
       }
       return true

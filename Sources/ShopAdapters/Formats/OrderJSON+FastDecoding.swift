@@ -71,7 +71,7 @@ extension JSONParser {
       case .total: return keep(parser.plainInteger(), in: &total)
       case .payable: return keep(parser.plainInteger(), in: &payable)
       case .placedAt: return keep(parser.quotedTime(), in: &placedAt)
-      case .sku, .quantity, .price: return false
+      case .sku, .quantity, .price, .voids: return false
       }
     }
     guard laidOut, position == bytes.count, let number, let items, let total, let payable,
@@ -105,7 +105,7 @@ extension JSONParser {
         return keep(
           parser.plainInteger().flatMap { quantities.contains($0) ? $0 : nil }, in: &quantity)
       case .price: return keep(parser.plainInteger().flatMap { $0 >= 0 ? $0 : nil }, in: &price)
-      case .number, .reference, .items, .total, .payable, .placedAt: return false
+      case .number, .reference, .items, .total, .payable, .placedAt, .voids: return false
       }
     }
     guard laidOut, let sku, let quantity, let price else { return false }

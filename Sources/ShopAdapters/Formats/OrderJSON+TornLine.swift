@@ -12,11 +12,12 @@ extension OrderJSON {
     case other
   }
 
-  /// Matches `chunks` against the line the encoder writes for order `number`, by
-  /// ``OrderLayout``, reading them one chunk at a time and never going back, so a tail of any
-  /// length costs bounded memory, and a foreign one is told at its first byte that differs.
+  /// Matches `chunks` against the line the encoder writes for record `number`, by
+  /// ``OrderLayout``: an order's layout, or with `void` a void's. It reads them one chunk at a
+  /// time and never goes back, so a tail of any length costs bounded memory, and a foreign
+  /// one is told at its first byte that differs.
   static func lineStart<Chunks: IteratorProtocol<[UInt8]>>(
-    of chunks: inout Chunks, number: Int
+    of chunks: inout Chunks, number: Int, void: Bool = false
   ) -> LineStart {
     var match = PrefixMatch(chunks: chunks)
     defer { chunks = match.chunks }
@@ -25,7 +26,8 @@ extension OrderJSON {
       var digits: [UInt8] = []
       ByteWriter.appendDecimal(number, to: &digits)
       var tally = TornTally()
-      try match.members(.order, number: digits[...], tally: &tally)
+      tally.number = number
+      try match.members(void ? .void : .order, number: digits[...], tally: &tally)
       // The whole line but its newline; anything after it is not a line `shop` wrote.
       return match.isAtEnd() ? .wholeLine : .other
     } catch .ended {
@@ -110,6 +112,7 @@ struct MemberKeys {
   }
 
   static let order = MemberKeys(OrderLayout.order)
+  static let void = MemberKeys(OrderLayout.void)
   static let item = MemberKeys(OrderLayout.item)
 }
 
@@ -121,6 +124,8 @@ struct TornTally {
   var sum: Int? = 0
   var quantity = 0
   var total = 0
+  /// The record's own number: a void names an order before it.
+  var number = Order.firstNumber
   /// The SKUs of the items matched whole: the encoder writes each once.
   var skus: Set<[UInt8]> = []
 
@@ -166,6 +171,9 @@ extension PrefixMatch {
       switch (field, field.value) {
       case (.number, _):
         try literal(number)
+      case (.voids, _):
+        guard tally.number > Order.firstNumber else { throw .mismatch }
+        _ = try integer(in: Order.firstNumber...(tally.number - 1))
       case (.quantity, _):
         tally.quantity = try integer(in: 1...Cart.maximumQuantity)
       case (.price, _):
@@ -219,6 +227,8 @@ extension PrefixMatch {
       let (times, timesOverflow) = value.multipliedReportingOverflow(by: 10)
       let (sum, sumOverflow) = times.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
       guard !timesOverflow, !sumOverflow, sum <= range.upperBound else { throw .mismatch }
+      // Below the range, and too large to stay in it with one more digit: no value of it.
+      guard sum >= range.lowerBound || sum <= range.upperBound / 10 else { throw .mismatch }
       // A quantity's first digit can't be 0: no more digits would make it one.
       guard digits > 0 || sum > 0 || range.lowerBound == 0 else { throw .mismatch }
       value = sum

@@ -15,6 +15,8 @@ enum OrderJSON {
     init() {}
 
     /// `alreadyPlaced` adds `"alreadyPlaced":true` last, for a report; never in the file.
+    /// An order a void took back, as a reader marks it, gets `"voidedBy":N` last: a listing's
+    /// mark, never in the file, where the void is the only record of it.
     mutating func append(
       _ order: Order, line: Int? = nil, alreadyPlaced: Bool = false, to bytes: inout [UInt8]
     ) {
@@ -25,7 +27,7 @@ enum OrderJSON {
       ByteWriter.append(to: &bytes, capacity: bound) { writer in
         var first = writer.putObjectStart(line: line)
         // The table says which members and in what order; each is its key, then its value.
-        for field in OrderLayout.order {
+        for field in order.isVoid ? OrderLayout.void : OrderLayout.order {
           if field.isOptional, order.reference == nil { continue }
           writer.putKey(field, first: &first)
           switch field {
@@ -39,9 +41,14 @@ enum OrderJSON {
             writer.put(OrderLayout.quote)
             writer.put(time)
             writer.put(OrderLayout.quote)
+          case .voids: writer.put(order.voids ?? 0)
           // An item's members, written by putItems, never an order's.
           case .sku, .quantity, .price: break
           }
+        }
+        if let voidedBy = order.voidedBy {
+          writer.put(#","voidedBy":"#)
+          writer.put(voidedBy)
         }
         if alreadyPlaced { writer.put(#","alreadyPlaced":true"#) }
         writer.put(OrderLayout.objectEnd)
@@ -99,7 +106,7 @@ extension ByteWriter {
         case .price:
           putKey(field, first: &first)
           put(item.price)
-        case .number, .reference, .items, .total, .payable, .placedAt:
+        case .number, .reference, .items, .total, .payable, .placedAt, .voids:
           continue
         }
       }

@@ -5,12 +5,17 @@ import ShopCore
 ///
 ///     {"number":1001,"ref":"web-1","items":[{"sku":"pen","quantity":2,"price":30}],"total":60,"payable":60,"placedAt":"2026-11-30T06:06:43Z"}
 ///
-/// An object is its members in the order of ``order`` (or ``item``), in braces, separated by
-/// commas; a line is an order's object and a newline. No spaces anywhere.
+/// A void, which takes back an earlier order, is a record of the same sequence in the layout
+/// of ``void``:
+///
+///     {"number":1006,"ref":"undo-1","voids":1003,"placedAt":"2026-11-30T07:00:00Z"}
+///
+/// An object is its members in the order of ``order`` (or ``void``, ``item``), in braces,
+/// separated by commas; a line is a record's object and a newline. No spaces anywhere.
 enum OrderLayout {
   /// The members of an order's line, and of an item in its list.
   enum Field: CaseIterable {
-    case number, reference, items, total, payable, placedAt
+    case number, reference, items, total, payable, placedAt, voids
     case sku, quantity, price
 
     /// `"name":`, as the line holds it: static text, so writing it counts no references.
@@ -22,6 +27,7 @@ enum OrderLayout {
       case .total: return #""total":"#
       case .payable: return #""payable":"#
       case .placedAt: return #""placedAt":"#
+      case .voids: return #""voids":"#
       case .sku: return #""sku":"#
       case .quantity: return #""quantity":"#
       case .price: return #""price":"#
@@ -30,7 +36,7 @@ enum OrderLayout {
 
     var value: Value {
       switch self {
-      case .number, .total, .payable, .quantity, .price: return .integer
+      case .number, .total, .payable, .quantity, .price, .voids: return .integer
       case .reference: return .reference
       case .items: return .items
       case .placedAt: return .time
@@ -76,6 +82,8 @@ enum OrderLayout {
 
   /// An order's members, in the order they are written.
   static let order: [Field] = [.number, .reference, .items, .total, .payable, .placedAt]
+  /// A void's members, in the order they are written.
+  static let void: [Field] = [.number, .reference, .voids, .placedAt]
   /// An item's members, in the order they are written.
   static let item: [Field] = [.sku, .quantity, .price]
 

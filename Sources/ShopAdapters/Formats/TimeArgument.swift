@@ -1,23 +1,98 @@
 import ShopCore
 
-/// A time as `--since` and `--until` take it: ISO 8601 in UTC, a date (`2026-12-01`, its
-/// midnight), a time to the minute (`2026-12-01T09:30Z`) or to the second
-/// (`2026-12-01T09:30:00Z`). A time without its `Z` is refused: ISO 8601 reads it as local
-/// time, which `shop` never guesses.
+/// A time as `--since` and `--until` take it: what tools write, every RFC 3339 form, and a
+/// date or a day by name.
+///
+/// - A date, `2026-12-01`: its midnight, UTC.
+/// - An RFC 3339 time, `2026-12-01T09:30:00Z`: `T` or `t` or a space between date and time,
+///   `Z` or `z` for UTC or an offset (`+05:30`, `-08:00`, `+00:00`, `-00:00`), converted to
+///   UTC; fractional seconds of any length (`.123`); a leap second (`:60`) as the next second.
+///   So `date -u -Iseconds`, `date -Iseconds` and JavaScript's `toISOString()` all work.
+/// - To the minute, `2026-12-01T09:30Z` (or with an offset), as ISO 8601 allows.
+/// - `today` and `yesterday`: the midnight (UTC) that starts that UTC day.
+///
+/// Orders are stamped in whole seconds, so a time with a fraction is the next whole second,
+/// for either bound: an order of 09:30:00 is before `09:30:00.5`, and one of 09:30:01 is not.
+/// A time without `Z` or an offset is refused: RFC 3339 has none, and ISO 8601 reads it as
+/// local time, which `shop` never guesses.
 public enum TimeArgument {
   /// What the forms look like, for messages.
-  public static let forms = "a date such as 2026-12-01 or a UTC time such as 2026-12-01T09:30Z"
+  public static let forms =
+    "a date (2026-12-01), an RFC 3339 time (2026-12-01T09:30:00Z, 2026-12-01T15:00:00+05:30, "
+    + "2026-12-01 09:30:00.250z), a time to the minute (2026-12-01T09:30Z), today or "
+    + "yesterday (UTC days)"
 
-  public static func timestamp(_ bytes: [UInt8]) -> Timestamp? {
-    var full: [UInt8]
-    switch bytes.count {
-    case 10: full = bytes + Array("T00:00:00Z".utf8)
-    case 17 where bytes.last == UInt8(ascii: "Z"):
-      full = bytes.dropLast() + Array(":00Z".utf8)
-    case UTCTime.length: full = bytes
-    default: return nil
+  /// The instant `bytes` names, or nil when it is none of the forms. `now` is what `today` and
+  /// `yesterday` count from; without it they are refused.
+  public static func timestamp(_ bytes: [UInt8], now: Timestamp? = nil) -> Timestamp? {
+    if let now, let back = [Array("today".utf8), Array("yesterday".utf8)].firstIndex(of: bytes) {
+      return Timestamp(
+        secondsSince1970: Summary.day(of: now).secondsSince1970 - Int64(back) * 86400)
     }
-    return full.withUnsafeBufferPointer { UTCTime.parse($0) }
+    return bytes.withUnsafeBufferPointer { rfc3339($0) }
+  }
+
+  /// The forms with a date, by position: date, separator, time, fraction, zone.
+  private static func rfc3339(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    func byte(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
+    func number(_ from: Int, _ count: Int) -> Int64? {
+      DecimalInteger.digits(bytes, at: from, count: count).map(Int64.init)
+    }
+    guard bytes.count >= 10, byte(4) == UInt8(ascii: "-"), byte(7) == UInt8(ascii: "-"),
+      let year = number(0, 4), let month = number(5, 2), let day = number(8, 2)
+    else { return nil }
+    var hour: Int64 = 0
+    var minute: Int64 = 0
+    var second: Int64 = 0
+    var roundUp: Int64 = 0
+    var offset: Int64 = 0
+    if bytes.count > 10 {
+      guard let separator = byte(10),
+        separator == UInt8(ascii: "T") || separator == UInt8(ascii: "t")
+          || separator == UInt8(ascii: " "),
+        byte(13) == UInt8(ascii: ":"), let h = number(11, 2), let m = number(14, 2)
+      else { return nil }
+      hour = h
+      minute = m
+      var index = 16
+      if byte(index) == UInt8(ascii: ":") {
+        guard let s = number(17, 2), s <= 60 else { return nil }
+        second = s
+        index = 19
+        if byte(index) == UInt8(ascii: ".") {
+          index += 1
+          let start = index
+          while let digit = byte(index), OrderLayout.isDigit(digit) {
+            if digit != UInt8(ascii: "0") { roundUp = 1 }
+            index += 1
+          }
+          guard index > start else { return nil }
+        }
+      }
+      switch byte(index) {
+      case UInt8(ascii: "Z"), UInt8(ascii: "z"):
+        index += 1
+      case UInt8(ascii: "+"), UInt8(ascii: "-"):
+        guard byte(index + 3) == UInt8(ascii: ":"), let h = number(index + 1, 2),
+          let m = number(index + 4, 2), h < 24, m < 60
+        else { return nil }
+        // Local time is UTC plus the offset, so UTC is local time minus it.
+        offset = (h * 3600 + m * 60) * (byte(index) == UInt8(ascii: "+") ? 1 : -1)
+        index += 6
+      default:
+        return nil
+      }
+      guard index == bytes.count else { return nil }
+    }
+    // The calendar's checks (month, day of month, hour, minute) are UTCTime's; a leap second
+    // is read as :59 and one more.
+    var text: [UInt8] = []
+    UTCTime.appendFields(
+      year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59),
+      to: &text)
+    guard let time = text.withUnsafeBufferPointer({ UTCTime.parse($0) }) else { return nil }
+    let leap: Int64 = second == 60 ? 1 : 0
+    return Timestamp(secondsSince1970: time.secondsSince1970 - offset + leap + roundUp)
   }
 
   /// The text of `time` as ``OrderJSON`` writes `placedAt`.

@@ -48,6 +48,26 @@ enum UTCTime {
     bytes.append(UInt8(ascii: "Z"))
   }
 
+  /// The text ``parse(_:)`` reads for these fields, each written with its digits: values a
+  /// field can't hold come out as text ``parse(_:)`` refuses.
+  static func appendFields(
+    year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64,
+    to bytes: inout [UInt8]
+  ) {
+    appendDigits(year, 4, &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendDigits(month, 2, &bytes)
+    bytes.append(UInt8(ascii: "-"))
+    appendDigits(day, 2, &bytes)
+    bytes.append(UInt8(ascii: "T"))
+    appendDigits(hour, 2, &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendDigits(minute, 2, &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendDigits(second, 2, &bytes)
+    bytes.append(UInt8(ascii: "Z"))
+  }
+
   /// Reads exactly the form ``append(_:to:)`` writes, and nothing else: `2026-02-30` and
   /// friends are refused, so writing a parsed time back gives the same text.
   static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {

@@ -24,12 +24,12 @@ public final class PostgresOrders: Orders, OrderHistory {
     static let insert = "SELECT and INSERT on table \(table)"
     static let copy = "INSERT on table \(table)"
     static let create =
-      "CREATE on the schema to create table \(table) (or create it first, as the README shows)"
+      "CREATE on the schema to create table \(table) (or create it first, as docs/postgresql.md shows)"
     /// ADD COLUMN … UNIQUE creates an index, which the server makes only for the table's
     /// owner with CREATE on its schema: either refusal gets this one message.
     static let addReference =
       "to own table \(table), and CREATE on its schema for the column's unique index, to add "
-      + "its ref column (or add it first, as the README shows)"
+      + "its ref column (or add it first, as docs/postgresql.md shows)"
   }
 
   private let uri: String

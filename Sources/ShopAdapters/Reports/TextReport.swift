@@ -64,7 +64,10 @@ public final class TextReport: Report {
 
   /// Why an order whose reference another order holds is refused.
   static func conflict(_ reference: Reference, _ order: Order) -> String {
-    "ref \(reference) is order \(order.number), with other items"
+    guard let voided = order.voids else {
+      return "ref \(reference) is order \(order.number), with other items"
+    }
+    return "ref \(reference) is void \(order.number) (of order \(voided)), not an order"
   }
 
   /// Why an order whose total overflows is refused, for every report and the command line.

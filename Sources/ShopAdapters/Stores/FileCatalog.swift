@@ -9,8 +9,9 @@ import ShopCore
 ///
 /// One `sku,price` a line; an optional header first (in any case, after an optional UTF-8
 /// byte order mark) that starts with `sku,price` and may name more columns, which are ignored
-/// but must be on every line (`sku,price,name` then `pen,30,"Pen, blue"`); blank lines and `#`
-/// lines skipped; spaces, tabs and a trailing CR around fields ignored; a field in double
+/// but must be on every line (`sku,price,name` then `pen,30,"Pen, blue"`); blank lines, `#`
+/// lines, rows of empty cells (`,,`, a sheet's blank row) and rows whose SKU cell starts with
+/// `#` skipped; a file separated by `;` or tabs refused, saying the separator must be a comma; spaces, tabs and a trailing CR around fields ignored; a field in double
 /// quotes may hold commas (and `""`), not a line break. The whole file is checked when it is
 /// loaded, so a bad line stops the command before any order.
 public struct FileCatalog: Catalog {
@@ -80,9 +81,21 @@ public struct FileCatalog: Catalog {
       if line.isEmpty || line.first == UInt8(ascii: "#") { continue }
       let fields: [ArraySlice<UInt8>]
       switch FileCatalog.fields(of: line) {
+      case .success(let split) where split.count > 1 || FileCatalog.separator(in: line) == nil:
+        fields = split
+      case .success,
+        .failure(.textAfterQuote) where FileCatalog.separator(in: line) != nil:
+        // One field holding `;` or a tab: a sheet saved with another separator.
+        let separator = FileCatalog.separator(in: line) ?? "';'"
+        throw .badData(
+          path, line: number,
+          reason: "the fields are separated by \(separator), but a catalog's separator must be "
+            + "a comma: save the sheet as CSV with ',' as the field delimiter")
       case .success(let split): fields = split
       case .failure(let problem): throw .badData(path, line: number, reason: problem.reason)
       }
+      // A sheet's blank row (`,,`) and a row whose SKU cell is a note (`# …`) are skipped.
+      if fields.allSatisfy(\.isEmpty) || fields[0].first == UInt8(ascii: "#") { continue }
       if !sawEntryOrHeader {
         sawEntryOrHeader = true
         // Spreadsheets capitalise headers: `SKU,Price` is the header, not a product.
@@ -221,6 +234,23 @@ public struct FileCatalog: Catalog {
       }
       index += 1  // past the comma
     }
+  }
+
+  /// The separator another locale's sheet uses (`';'` or a tab), when `line` holds one
+  /// outside double quotes and no comma there; nil otherwise.
+  static func separator(in line: ArraySlice<UInt8>) -> String? {
+    var quoted = false
+    var found: String?
+    for byte in line {
+      switch byte {
+      case UInt8(ascii: "\""): quoted.toggle()
+      case UInt8(ascii: ","): if !quoted { return nil }
+      case UInt8(ascii: ";"): if !quoted, found == nil { found = "';' (semicolons)" }
+      case UInt8(ascii: "\t"): if !quoted, found == nil { found = "tabs" }
+      default: break
+      }
+    }
+    return found
   }
 
   private static func isSpace(_ byte: UInt8) -> Bool {

@@ -12,7 +12,7 @@ extension FileOrders {
     _ copy: (UnsafeBufferPointer<UInt8>) throws -> Void, orders: (Order) throws -> Void
   ) throws {
     try readAllChecked { offset, lineNumber, bytes, snapshot, check in
-      if let number = StoredLine.number(of: bytes) {
+      if let number = StoredLine.number(of: bytes), snapshot.voided[number] == nil {
         try check(number)
         try copy(bytes)
         return

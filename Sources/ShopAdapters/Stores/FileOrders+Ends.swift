@@ -121,8 +121,14 @@ extension FileOrders {
       return fault(linesEnd, foreign, linesEnd: linesEnd)
     }
     var chunks = file.chunks(from: linesEnd, to: size)
-    let match = OrderJSON.lineStart(of: &chunks, number: next)
+    var match = OrderJSON.lineStart(of: &chunks, number: next)
     if let failure = chunks.failure { throw .unreadable(file.path, failure) }
+    if match == .other {
+      // Not an order's start: perhaps a void's, which the same rule takes.
+      var voidChunks = file.chunks(from: linesEnd, to: size)
+      match = OrderJSON.lineStart(of: &voidChunks, number: next, void: true)
+      if let failure = voidChunks.failure { throw .unreadable(file.path, failure) }
+    }
     switch match {
     case .prefix:
       return Ends(

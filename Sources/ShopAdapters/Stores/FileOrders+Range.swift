@@ -17,7 +17,7 @@ extension FileOrders {
   public func orders(
     in range: TimeRange, last: Int?, _ visit: (Order) throws -> Void
   ) throws {
-    guard last.map({ $0 > 0 }) ?? true, let snapshot = try openSnapshot(strict: true) else {
+    guard last.map({ $0 > 0 }) ?? true, var snapshot = try openSnapshot(strict: true) else {
       return
     }
     let windows: [Range<Int>]
@@ -45,6 +45,8 @@ extension FileOrders {
         }
       }
     }
+    // A void of an order in the range may come after the range: to the snapshot's end.
+    if first < windows.count { snapshot.voided = try voids(in: snapshot, from: from) }
     // Each window read and its numbering checked; across two that touch, too.
     var previous: Int?
     var previousEnd = -1
@@ -93,6 +95,8 @@ extension FileOrders {
   private func scan(
     _ snapshot: Snapshot, for range: TimeRange, last: Int?, _ visit: (Order) throws -> Void
   ) throws {
+    var snapshot = snapshot
+    snapshot.voided = try voids(in: snapshot, from: 0)
     guard let last else {
       try visitChecked(snapshot, from: 0) { order in
         if range.contains(order.placedAt) { try visit(order) }

@@ -11,6 +11,9 @@ extension FileOrders {
     let ends: Ends
     /// Where a read of part of the file stops instead: the start of a line.
     var limit: Int? = nil
+    /// For each order a void of this snapshot took back, the void's number: what ``parse``
+    /// marks orders with. Filled by each form for the part it lists (``FileOrders/voids``).
+    var voided: [Int: Int] = [:]
     var end: Int { limit ?? ends.readableEnd }
     var unterminated: Bool {
       guard limit == nil, case .whole = ends.tail else { return false }
@@ -19,7 +22,7 @@ extension FileOrders {
 
     /// The same snapshot, read only up to `end`, the start of a line.
     func window(endingAt end: Int) -> Snapshot {
-      Snapshot(file: file, ends: ends, limit: end)
+      Snapshot(file: file, ends: ends, limit: end, voided: voided)
     }
 
     /// Each line from `start` to the end (see ``LineFile/lines(from:to:unterminated:firstLine:_:)``).
@@ -67,7 +70,11 @@ extension FileOrders {
   func readAllChecked(
     _ body: (Int, Int?, UnsafeBufferPointer<UInt8>, Snapshot, (Int) throws -> Void) throws -> Void
   ) throws {
-    guard let snapshot = try openSnapshot(strict: false) else { return }
+    guard var snapshot = try openSnapshot(strict: false) else { return }
+    // A void comes after the order it takes back: the voids are found first, up to a line
+    // that is not a record, where the listing itself stops.
+    var fault: (offset: Int, error: FileError)?
+    snapshot.voided = try voids(in: snapshot, from: 0, upToAFault: true, fault: &fault)
     var previous: Int?
     var lineNumber = 0
     func check(_ number: Int) throws {
@@ -75,6 +82,7 @@ extension FileOrders {
       previous = number
     }
     try snapshot.lines(from: 0, firstLine: 1) { offset, number, bytes in
+      if let fault, offset >= fault.offset { throw fault.error }
       lineNumber = number ?? 0
       try body(offset, number, bytes, snapshot, check)
       return true
@@ -102,8 +110,10 @@ extension FileOrders {
   public func last(_ count: Int, _ visit: (Order) throws -> Void)
     throws
   {
-    guard count > 0, let snapshot = try openSnapshot(strict: true) else { return }
+    guard count > 0, var snapshot = try openSnapshot(strict: true) else { return }
     let start = try start(ofLast: count, endingAt: snapshot.end, notBefore: 0, in: snapshot)
+    // The voids of the last orders can only be among them.
+    snapshot.voided = try voids(in: snapshot, from: start)
     try visitChecked(snapshot, from: start, visit)
   }
 
@@ -155,11 +165,12 @@ extension FileOrders {
   public func order(
     numbered number: Int, _ visit: (Order) throws -> Void
   ) throws -> Bool {
-    guard number >= Order.firstNumber, let snapshot = try openSnapshot(strict: true) else {
+    guard number >= Order.firstNumber, var snapshot = try openSnapshot(strict: true) else {
       return false
     }
     let start = try firstLine(in: snapshot) { $0.number >= number }
     guard start < snapshot.end else { return false }
+    snapshot.voided = try voids(in: snapshot, from: start)
     let (bytes, next) = try snapshot.line(at: start)
     return try bytes.withUnsafeBufferPointer { line in
       let (order, stored) = try parse(line, line: nil, at: start, in: snapshot)
@@ -216,20 +227,21 @@ extension FileOrders {
   public func order(
     referenced reference: Reference, _ visit: (Order) throws -> Void
   ) throws -> Bool {
-    guard let snapshot = try openSnapshot(strict: true) else { return false }
+    guard var snapshot = try openSnapshot(strict: true) else { return false }
     if case .whole(let order) = snapshot.ends.tail, order.reference == reference {
       try visit(order)
       return true
     }
     let orders = ReferenceIndex.Orders(
-      file: snapshot.file, identity: try snapshot.file.identity(),
+      file: snapshot.file, details: try snapshot.file.details(),
       end: snapshot.ends.linesEnd ?? 0, writable: false)
     let index = ReferenceIndex(orders: path)
     try index.prepare(orders)
     guard let (order, start) = try index.located(reference, in: orders) else { return false }
     // As for a number: the order found follows the line before it, and the next line it.
     try checkNeighbours(of: order, at: start, in: snapshot)
-    try visit(order)
+    snapshot.voided = try voids(in: snapshot, from: start)
+    try visit(order.voided(by: snapshot.voided[order.number]))
     return true
   }
 
@@ -249,14 +261,18 @@ extension FileOrders {
     try visit(order)
   }
 
-  /// The order on a line, and the line itself when it is as `shop` writes it, for a listing to
-  /// copy; nil when it must be encoded anew (extra keys, spaces, a CR before the newline).
+  /// The order on a line, marked with the void of the snapshot that took it back, and the line
+  /// itself when it is as `shop` writes it and not marked, for a listing to copy; nil when it
+  /// must be encoded anew (extra keys, spaces, a CR before the newline, a void's mark).
   func parse(
     _ bytes: UnsafeBufferPointer<UInt8>, line: Int?, at offset: Int = 0,
     in snapshot: Snapshot
   ) throws(FileError) -> (Order, UnsafeBufferPointer<UInt8>?) {
     do {
       let (order, isEncoders) = try OrderJSON.orderAndLayout(from: bytes)
+      if let voidedBy = snapshot.voided[order.number], !order.isVoid {
+        return (order.voided(by: voidedBy), nil)
+      }
       return (order, isEncoders ? bytes : nil)
     } catch {
       var number = line ?? 0

@@ -20,7 +20,7 @@ import ShopCore
 /// The log's rules are here and beside it: saving in this file, the rule of the file's ends
 /// in `FileOrders+Ends.swift`, the reading forms in `FileOrders+Reading.swift` and
 /// `FileOrders+Range.swift`; the bytes, newlines, locks and syncs are ``LineFile``'s.
-public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
+public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLines {
   public let path: FilePath
   /// The files the command prints to, by name ("standard output"): never the orders file.
   let streams: [(name: String, file: FileIdentity)]
@@ -91,7 +91,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   }
 
   /// Locks the file, appends with `append`, and checks the path still names it afterwards.
-  private func placing(_ append: (LineFile) throws(FileError) -> Appended) throws(FileError)
+  func placing(_ append: (LineFile) throws(FileError) -> Appended) throws(FileError)
     -> [Placement]
   {
     // Lock, then make sure the path still names the locked file, else let it go and open the
@@ -137,7 +137,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   /// What ``append(_:to:)`` did: each draft's placement, the new orders written and synced,
   /// the size to cut the file back to if they must be taken back, and the index update and
   /// the record of the times' order to make once they are known to be in the file at the path.
-  private struct Appended {
+  struct Appended {
     let placements: [Placement]
     /// The number of the last new order; nil when there is none.
     let lastNumber: Int?
@@ -148,15 +148,16 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
 
   /// Places `drafts` at the end of the locked `file` by the core's rule (numbering, and
   /// references the file already holds), writes the new orders and syncs them.
-  private func append(_ drafts: [Draft], to file: LineFile) throws(FileError) -> Appended {
-    let fileEnd = try file.size()
+  func append(_ drafts: [Draft], to file: LineFile) throws(FileError) -> Appended {
+    let before = try file.details()
+    let fileEnd = before.size
     let ends = try self.ends(of: file, size: fileEnd).checked(in: file, writing: true)
     try checkHoldsReported(file, ends)
     let linesEnd = ends.linesEnd ?? 0
     // A last line missing only its newline is an order the index has not seen yet.
     var unterminated: Order?
     if case .whole(let order) = ends.tail { unterminated = order }
-    let indexed = try references(of: drafts, in: file, end: linesEnd)
+    let indexed = try references(of: drafts, in: file, end: linesEnd, details: before)
     let plan = try Placement.plan(drafts, after: ends.last?.number, placedAt: ends.last?.placedAt) {
       reference throws(FileError) in
       if let unterminated, unterminated.reference == reference { return unterminated }
@@ -194,7 +195,14 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     let end = restore + pending.count
     let lastStart = restore + lastLineStart
     let record = { [indexed] in
-      guard let indexed, let last = plan.new.last?.number else { return }
+      guard let last = plan.new.last?.number else { return }
+      guard let indexed else {
+        // No ref here, and none completed at the end: the index, if any, covers these too.
+        self.advanceIndex(
+          before, linesEnd: linesEnd, end: end, lastStart: lastStart, last: last,
+          completed: unterminated)
+        return
+      }
       do {
         try indexed.index.record(
           offsets, end: end, lastStart: lastStart, last: last, indexed.orders)
@@ -212,7 +220,8 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   private func append(
     _ group: PricedBatch.Group, at now: Timestamp, to file: LineFile, refused: inout Bool
   ) throws(FileError) -> Appended {
-    let fileEnd = try file.size()
+    let before = try file.details()
+    let fileEnd = before.size
     let nothing = Appended(placements: [], lastNumber: nil, restore: fileEnd) {}
     guard group.count > 0 else { return nothing }
     let ends = try self.ends(of: file, size: fileEnd).checked(in: file, writing: true)
@@ -222,7 +231,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     if case .whole(let order) = ends.tail { unterminated = order }
     var indexed: (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
     if group.hasReferences {
-      let opened = try openReferences(in: file, end: linesEnd)
+      let opened = try openReferences(in: file, end: linesEnd, details: before)
       for reference in group.references {
         guard let reference else { continue }
         guard unterminated?.reference != reference,
@@ -261,7 +270,12 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     let lastStart = restore + lastLineStart
     return Appended(placements: [], lastNumber: lastNumber, restore: restore, times: times) {
       [offsets] in
-      guard let indexed else { return }
+      guard let indexed else {
+        self.advanceIndex(
+          before, linesEnd: linesEnd, end: end, lastStart: lastStart, last: lastNumber,
+          completed: unterminated)
+        return
+      }
       do {
         try indexed.index.record(
           offsets, end: end, lastStart: lastStart, last: lastNumber, indexed.orders)
@@ -272,20 +286,51 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
   }
 
   /// The index of references, brought up to date under the lock, when a draft has one.
-  private func references(of drafts: [Draft], in file: LineFile, end: Int) throws(FileError)
-    -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
-  {
+  private func references(
+    of drafts: [Draft], in file: LineFile, end: Int, details: FileDetails
+  ) throws(FileError) -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)? {
     guard drafts.contains(where: { $0.reference != nil }) else { return nil }
-    let opened = try openReferences(in: file, end: end)
+    let opened = try openReferences(in: file, end: end, details: details)
     opened.index.prefetch(drafts)
     return opened
   }
 
-  private func openReferences(in file: LineFile, end: Int) throws(FileError)
+  /// After a group without refs was appended at the end of the locked file (`before` as it
+  /// was, its complete lines ending at `linesEnd`): the index, when there is one and it was
+  /// current, is told it covers the new lines, which hold no ref. Not when the group
+  /// completed a last line that had lost only its newline (`completed`) and held a ref.
+  private func advanceIndex(
+    _ before: FileDetails, linesEnd: Int, end: Int, lastStart: Int, last: Int,
+    completed: Order?
+  ) {
+    guard let writer else { return }
+    if referenceIndex == nil {
+      // No index, the usual case for a store without refs: one `stat`, and nothing more.
+      guard (try? System.identity(of: FilePath(path.bytes + Array(".refs".utf8)))) != nil
+      else { return }
+      referenceIndex = ReferenceIndex(orders: path)
+    }
+    guard let index = referenceIndex else { return }
+    guard completed?.reference == nil else {
+      index.drop()
+      return
+    }
+    index.advance(
+      from: ReferenceIndex.Orders(file: writer, details: before, end: linesEnd, writable: true),
+      end: end, lastStart: lastStart, last: last)
+  }
+
+  /// The index, prepared for the locked `file` as it is now.
+  func openReferences(in file: LineFile, end: Int) throws(FileError)
     -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)
   {
-    let orders = ReferenceIndex.Orders(
-      file: file, identity: try file.identity(), end: end, writable: true)
+    try openReferences(in: file, end: end, details: try file.details())
+  }
+
+  func openReferences(in file: LineFile, end: Int, details: FileDetails)
+    throws(FileError) -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)
+  {
+    let orders = ReferenceIndex.Orders(file: file, details: details, end: end, writable: true)
     let index = referenceIndex ?? ReferenceIndex(orders: path)
     referenceIndex = index
     try index.prepare(orders)
@@ -342,7 +387,7 @@ public final class FileOrders: Orders, OrderHistory, StoredOrderLines {
     var holds = false
     let now = FileOrders(path: path)
     _ = try? now.order(numbered: lastReported) { order in
-      holds = order == lastReportedOrder
+      holds = order.unmarked == lastReportedOrder
     }
     guard holds else {
       throw .replaced(

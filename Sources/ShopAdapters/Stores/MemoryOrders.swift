@@ -1,8 +1,10 @@
 import ShopCore
 
 /// Orders kept in memory for one run (`--memory`) or one test.
-public final class MemoryOrders: Orders, OrderHistory {
+public final class MemoryOrders: Orders, OrderVoids, OrderHistory {
   private var orders: [Order] = []
+  /// For each order a void took back, the void's number.
+  private var voidedBy: [Int: Int] = [:]
 
   public init() {}
 
@@ -16,9 +18,24 @@ public final class MemoryOrders: Orders, OrderHistory {
     guard let plan else { throw OrdersFull(last: last ?? 0) }
     for order in plan.new {
       if let reference = order.reference { references[reference] = orders.count }
+      if let voided = order.voids { voidedBy[voided] = order.number }
       orders.append(order)
     }
     return plan.placements
+  }
+
+  public func void(_ draft: Draft) throws -> VoidOutcome {
+    var target: Order?
+    if let number = draft.voids { _ = try self.order(numbered: number) { target = $0 } }
+    let holding = draft.reference.flatMap { references[$0].map(marked) }
+    if let decided = VoidOutcome.plan(draft, target: target, holding: holding) { return decided }
+    guard let placement = try place([draft]).first else { throw PlaceOrderError.storeSavedTooFew }
+    return .voided(placement.order)
+  }
+
+  /// The order at `index`, marked with the void that took it back.
+  private func marked(_ index: Int) -> Order {
+    orders[index].voided(by: voidedBy[orders[index].number])
   }
 
   public func save(_ drafts: [Draft]) throws(OrdersFull) -> [Order] {
@@ -26,7 +43,7 @@ public final class MemoryOrders: Orders, OrderHistory {
   }
 
   public func readAll(_ visit: (Order) throws -> Void) throws {
-    for order in orders { try visit(order) }
+    for index in orders.indices { try visit(marked(index)) }
   }
 
   public func count() -> Int {
@@ -36,14 +53,14 @@ public final class MemoryOrders: Orders, OrderHistory {
   public func last(_ count: Int, _ visit: (Order) throws -> Void)
     throws
   {
-    for order in orders.suffix(max(count, 0)) { try visit(order) }
+    for index in orders.indices.suffix(max(count, 0)) { try visit(marked(index)) }
   }
 
   public func order(
     referenced reference: Reference, _ visit: (Order) throws -> Void
   ) throws -> Bool {
     guard let index = references[reference] else { return false }
-    try visit(orders[index])
+    try visit(marked(index))
     return true
   }
 
@@ -53,7 +70,7 @@ public final class MemoryOrders: Orders, OrderHistory {
   ) throws -> Bool {
     let (index, overflow) = number.subtractingReportingOverflow(Order.firstNumber)
     guard !overflow, orders.indices.contains(index) else { return false }
-    try visit(orders[index])
+    try visit(marked(index))
     return true
   }
 }

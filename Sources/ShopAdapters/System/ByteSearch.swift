@@ -20,6 +20,22 @@ extension System {
     return count
   }
 
+  /// Whether `needle` occurs in the memory: its first byte found by `memchr`, the rest
+  /// compared by `memcmp` (glibc's `memmem` needs `_GNU_SOURCE`, which the module lacks).
+  static func contains(_ needle: StaticString, in bytes: UnsafeRawBufferPointer) -> Bool {
+    let count = needle.utf8CodeUnitCount
+    guard count > 0, let base = bytes.baseAddress, bytes.count >= count else { return false }
+    let first = Int32(needle.utf8Start.pointee)
+    var cursor = base
+    let last = base + (bytes.count - count)  // The last place the needle can start.
+    while cursor <= last, let found = memchr(cursor, first, last - cursor + 1) {
+      let position = UnsafeRawPointer(found)
+      if memcmp(position, needle.utf8Start, count) == 0 { return true }
+      cursor = position + 1
+    }
+    return false
+  }
+
   /// Whether `count` bytes at `first` and `second` are the same, by `memcmp`.
   static func equalBytes(
     _ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>, count: Int
