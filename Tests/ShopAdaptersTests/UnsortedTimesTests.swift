@@ -294,8 +294,14 @@ struct PostgresUnsortedTimesTests {
       #expect(databaseOrders == fileOrders, "\(name)")
       var bounds: [Int64?] = [nil]
       for time in Set(times).sorted() { bounds += [time - 1, time, time + 1] }
-      for (index, since) in bounds.enumerated() where index % 5 == 0 {
-        for until in bounds.enumerated().filter({ $0.offset % 7 == 3 }).map(\.element) + [nil] {
+      var state: UInt64 = 7
+      func pick() -> Int64? {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return bounds[Int((state >> 33) % UInt64(bounds.count))]
+      }
+      for _ in 0..<40 {
+        let (since, until) = (pick(), pick())
+        do {
           let range = TimeRange(
             since: since.map(Timestamp.init(secondsSince1970:)),
             until: until.map(Timestamp.init(secondsSince1970:)))

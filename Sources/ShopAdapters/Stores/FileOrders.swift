@@ -122,8 +122,10 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
       {
         lastReportedOrder = order
       }
-      appended.recordReferences()
+      // The times' record first: writing it changes the file's ctime, which the index's
+      // header records as the file's state when it records the new refs.
       if let times = appended.times { record(times, for: file) }
+      appended.recordReferences()
       return appended.placements
     }
     throw .replaced(
