@@ -235,8 +235,8 @@ extension CommandLineDescription {
       (.software, "Internal error (a bug: please report it)."),
       (
         .osError,
-        "The static build was started without /proc (nothing was done), or the memory for the "
-          + "index of refs can't be had."
+        "The static build was started without /proc (nothing was done), or the memory a "
+          + "command needs can't be had (every order reported is saved)."
       ),
       (
         .cannotCreate,

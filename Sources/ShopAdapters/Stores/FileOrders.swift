@@ -73,7 +73,42 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   }
 
   public func place(_ drafts: [Draft]) throws(FileError) -> [Placement] {
-    try placing { file throws(FileError) in try append(drafts, to: file) }
+    do {
+      return try placing { file throws(FileError) in try append(drafts, to: file) }
+    } catch {
+      // A file that can be read but not written (a read-only mount, no write permission):
+      // refs already placed are answered from what can be read; anything new is the error.
+      guard case .cannotCreate(_, let cause) = error, cause.isReadOnly, writer == nil,
+        let answered = try placedAlready(drafts)
+      else { throw error }
+      return answered
+    }
+  }
+
+  /// Each draft's placement when every one has a ref the file already holds, read as a reader
+  /// reads it (a snapshot, the index or a rebuild in memory, the order's neighbours checked);
+  /// nil when any would be new.
+  private func placedAlready(_ drafts: [Draft]) throws(FileError) -> [Placement]? {
+    guard drafts.allSatisfy({ $0.reference != nil }),
+      let snapshot = try openSnapshot(strict: true)
+    else { return nil }
+    var unterminated: Order?
+    if case .whole(let order) = snapshot.ends.tail { unterminated = order }
+    let orders = ReferenceIndex.Orders(
+      file: snapshot.file, details: try snapshot.file.details(),
+      end: snapshot.ends.linesEnd ?? 0, writable: false)
+    let index = ReferenceIndex(orders: path)
+    try index.prepare(orders)
+    let plan = try Placement.plan(
+      drafts, after: snapshot.ends.last?.number, placedAt: snapshot.ends.last?.placedAt
+    ) { reference throws(FileError) in
+      if let unterminated, unterminated.reference == reference { return unterminated }
+      guard let (order, start) = try index.located(reference, in: orders) else { return nil }
+      try checkNeighbours(of: order, at: start, in: snapshot)
+      return order
+    }
+    guard let plan, plan.new.isEmpty else { return nil }
+    return plan.placements
   }
 
   /// Appends a batch group priced and encoded by ``PricedBatch``, by the same rules as
@@ -84,8 +119,16 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   {
     guard group.count > 0 else { return .placed(last: nil) }
     var refused = false
-    _ = try placing { file throws(FileError) in
-      try append(group, at: now, to: file, refused: &refused)
+    do {
+      _ = try placing { file throws(FileError) in
+        try append(group, at: now, to: file, refused: &refused)
+      }
+    } catch {
+      // A file that can't be written: the plain way answers refs already placed, or says so.
+      guard case .cannotCreate(_, let cause) = error, cause.isReadOnly, writer == nil,
+        group.hasReferences
+      else { throw error }
+      return .refused
     }
     return refused ? .refused : .placed(last: lastReported)
   }
