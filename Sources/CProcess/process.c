@@ -3,7 +3,9 @@
 #include "CProcess.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
+#include <string.h>
 #include <unistd.h>
 
 static int captured_argc;
@@ -47,3 +49,29 @@ static void (*const shop_capture)(int, char **, char **) = capture;
 
 int shop_process_argc(void) { return captured_argv ? captured_argc : 0; }
 char *const *shop_process_argv(void) { return captured_argv; }
+
+// The Swift runtime stops a program whose allocation fails with abort(), errno still ENOMEM
+// from malloc or mmap. Only async-signal-safe calls here: write, _exit, sigaction, raise.
+static void on_abort(int signal_number) {
+  if (errno == ENOMEM) {
+    static const char message[] =
+        "Error: shop ran out of memory (a memory limit, ulimit -v?): it stopped, and every "
+        "order it reported is saved\n";
+    ssize_t ignored = write(2, message, sizeof message - 1);
+    (void)ignored;
+    _exit(71);
+  }
+  struct sigaction plain;
+  memset(&plain, 0, sizeof plain);
+  plain.sa_handler = SIG_DFL;
+  sigaction(signal_number, &plain, NULL);
+  raise(signal_number);
+}
+
+void shop_exit_71_when_out_of_memory(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_abort;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGABRT, &action, NULL);
+}

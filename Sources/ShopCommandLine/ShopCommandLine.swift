@@ -217,7 +217,11 @@ extension CommandLineDescription {
           + "void of a void or a ref another record holds."
       ),
       (.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
-      (.dataError, "Bad data: a total too large, a bad catalog line, a bad orders file line."),
+      (
+        .dataError,
+        "Bad data: a total too large, a bad catalog line, a bad orders file line, a ref held "
+          + "twice."
+      ),
       (
         .noInput,
         "An input can't be read: the catalog, a batch FILE or input, the orders file; or the "
@@ -229,7 +233,11 @@ extension CommandLineDescription {
           + "privilege; nothing of the group was saved."
       ),
       (.software, "Internal error (a bug: please report it)."),
-      (.osError, "The static build was started without /proc: nothing was done."),
+      (
+        .osError,
+        "The static build was started without /proc (nothing was done), or the memory a "
+          + "command needs can't be had (every order reported is saved)."
+      ),
       (
         .cannotCreate,
         "The orders file or its folder can't be created or opened for writing, or it is not a "

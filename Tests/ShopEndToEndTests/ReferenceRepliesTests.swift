@@ -128,3 +128,50 @@ struct ReferenceRepliesTests {
     #expect(try OrdersFile.refsPlacedOnce(orders, ["web-1", "web-2", "web-3"]) == nil, "fixed")
   }
 }
+
+extension ReferenceRepliesTests {
+  /// The issue's first and third reproductions through the root: a flipped bit in a slot, then
+  /// an edit in place that gives an earlier order the ref placed next; and a store that holds
+  /// a ref twice, refused with 65 at its line by `place --ref`, `batch` and `orders --ref`.
+  @Test func aDamagedIndexOrAnEditedFileNeverPlacesARefTwice() throws {
+    let shop = try RootHarness()
+    let orders = shop.folder.file("o.jsonl")
+    #expect(
+      try shop.run(
+        ["batch", "-q", "--orders", orders], input: "@w-1 pen=1\n@w-2 pen=1\n@w-3 pen=1\n"
+      ).status == 0)
+    var index = [UInt8](try Data(contentsOf: URL(fileURLWithPath: orders + ".refs")))
+    let slot = try #require(
+      stride(from: 4096, to: 4096 + 256 * 16, by: 16).first { index[$0] | index[$0 + 1] != 0 })
+    index[slot] ^= 1
+    let handle = try #require(FileHandle(forUpdatingAtPath: orders + ".refs"))
+    try handle.write(contentsOf: Data(index))
+    try handle.close()
+    for ref in ["w-1", "w-2", "w-3"] {
+      let again = try shop.run("place", "--orders", orders, "--ref", ref, "pen=1")
+      #expect(again.stdout.hasSuffix("(already placed)\n"), "\(again)")
+    }
+    // web-2 becomes web-9 in place: placing web-9 finds it.
+    var text = try String(contentsOfFile: orders, encoding: .utf8)
+    text = text.replacingOccurrences(of: #""ref":"w-2""#, with: #""ref":"w-9""#)
+    let rewrite = try #require(FileHandle(forUpdatingAtPath: orders))
+    try rewrite.write(contentsOf: Data(text.utf8))
+    try rewrite.close()
+    let nine = try shop.run("place", "--orders", orders, "--ref", "w-9", "pen=1")
+    #expect(nine.stdout == "order 1002 for 30 (already placed)\n", "\(nine)")
+    // w-3 becomes w-1: the store holds w-1 twice, and every command that meets refs says so.
+    text = text.replacingOccurrences(of: #""ref":"w-3""#, with: #""ref":"w-1""#)
+    let twice = try #require(FileHandle(forUpdatingAtPath: orders))
+    try twice.write(contentsOf: Data(text.utf8))
+    try twice.close()
+    for run in [
+      try shop.run("place", "--orders", orders, "--ref", "w-7", "pen=1"),
+      try shop.run(["batch", "--orders", orders], input: "@w-8 pen=1\n"),
+      try shop.run("orders", "--orders", orders, "--ref", "w-9"),
+    ] {
+      #expect(run.status == 65, "\(run)")
+      #expect(run.stderr.contains("o.jsonl:3: ref w-1 is held twice, here and on line 1"), "\(run)")
+    }
+    #expect(try String(contentsOfFile: orders, encoding: .utf8) == text, "nothing written")
+  }
+}

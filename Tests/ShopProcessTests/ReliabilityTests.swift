@@ -394,3 +394,47 @@ enum CartSyntaxDisplay {
       }.joined() + "'"
   }
 }
+
+extension ReliabilityTests {
+  /// The tenth reproduction, second half: on a read-only mount, a ref already placed
+  /// is answered "already placed" from what can be read, by `place` and `batch`, with the
+  /// index current, damaged or missing; a new ref is still 73, and nothing is written.
+  @Test(
+    .enabled(if: TinyDisk.canMount, "mounting a tmpfs needs root on Linux"),
+    arguments: ["current", "damaged", "missing"])
+  func aRefAlreadyPlacedIsAnsweredOnAReadOnlyMount(index: String) throws {
+    let shop = try Shop()
+    let disk = try TinyDisk(kilobytes: 256)
+    let orders = disk.path + "/o.jsonl"
+    #expect(
+      try shop.run(["batch", "-q", "--orders", orders], input: "@a pen=1\n@b pen=1\n").status == 0)
+    switch index {
+    case "damaged":
+      let handle = try #require(FileHandle(forUpdatingAtPath: orders + ".refs"))
+      try handle.seek(toOffset: 4096)
+      try handle.write(contentsOf: Data(repeating: 0x5A, count: 256 * 16))
+      try handle.close()
+    case "missing": try FileManager.default.removeItem(atPath: orders + ".refs")
+    default: break
+    }
+    let remount = Process()
+    remount.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    remount.arguments = ["mount", "-o", "remount,ro", disk.path]
+    try remount.run()
+    remount.waitUntilExit()
+    #expect(remount.terminationStatus == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: orders))
+    let again = try shop.run("place", "--orders", orders, "--ref", "b", "pen=1")
+    #expect(again.status == 0, "\(again)")
+    #expect(again.stdout == "order 1002 for 30 (already placed)\n", "\(again)")
+    let other = try shop.run("place", "--orders", orders, "--ref", "b", "pen=2")
+    #expect(other.status == 1, "\(other)")
+    let batch = try shop.run(["batch", "--orders", orders], input: "@a pen=1\n@b pen=1\n")
+    #expect(batch.status == 0, "\(batch)")
+    #expect(batch.stdout.hasSuffix("order 1002 for 30 (already placed)\n"), "\(batch)")
+    let new = try shop.run("place", "--orders", orders, "--ref", "c", "pen=1")
+    #expect(new.status == 73, "\(new)")
+    #expect(new.stderr.contains("Read-only file system"), "\(new)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: orders)) == before)
+  }
+}

@@ -9,4 +9,9 @@ int shop_process_argc(void);
 /// The arguments, NULL-terminated; NULL if start-up passed none.
 char *const *shop_process_argv(void);
 
+/// Makes an abort that follows a failed allocation (errno ENOMEM: the Swift runtime aborts when
+/// it can't allocate) exit 71 with a message instead of dying of SIGABRT; any other abort
+/// stays an abort.
+void shop_exit_71_when_out_of_memory(void);
+
 #endif

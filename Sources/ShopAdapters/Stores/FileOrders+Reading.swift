@@ -230,7 +230,7 @@ extension FileOrders {
       return true
     }
     let orders = ReferenceIndex.Orders(
-      file: snapshot.file, identity: try snapshot.file.identity(),
+      file: snapshot.file, details: try snapshot.file.details(),
       end: snapshot.ends.linesEnd ?? 0, writable: false)
     let index = ReferenceIndex(orders: path)
     try index.prepare(orders)

@@ -73,7 +73,42 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   }
 
   public func place(_ drafts: [Draft]) throws(FileError) -> [Placement] {
-    try placing { file throws(FileError) in try append(drafts, to: file) }
+    do {
+      return try placing { file throws(FileError) in try append(drafts, to: file) }
+    } catch {
+      // A file that can be read but not written (a read-only mount, no write permission):
+      // refs already placed are answered from what can be read; anything new is the error.
+      guard case .cannotCreate(_, let cause) = error, cause.isReadOnly, writer == nil,
+        let answered = try placedAlready(drafts)
+      else { throw error }
+      return answered
+    }
+  }
+
+  /// Each draft's placement when every one has a ref the file already holds, read as a reader
+  /// reads it (a snapshot, the index or a rebuild in memory, the order's neighbours checked);
+  /// nil when any would be new.
+  private func placedAlready(_ drafts: [Draft]) throws(FileError) -> [Placement]? {
+    guard drafts.allSatisfy({ $0.reference != nil }),
+      let snapshot = try openSnapshot(strict: true)
+    else { return nil }
+    var unterminated: Order?
+    if case .whole(let order) = snapshot.ends.tail { unterminated = order }
+    let orders = ReferenceIndex.Orders(
+      file: snapshot.file, details: try snapshot.file.details(),
+      end: snapshot.ends.linesEnd ?? 0, writable: false)
+    let index = ReferenceIndex(orders: path)
+    try index.prepare(orders)
+    let plan = try Placement.plan(
+      drafts, after: snapshot.ends.last?.number, placedAt: snapshot.ends.last?.placedAt
+    ) { reference throws(FileError) in
+      if let unterminated, unterminated.reference == reference { return unterminated }
+      guard let (order, start) = try index.located(reference, in: orders) else { return nil }
+      try checkNeighbours(of: order, at: start, in: snapshot)
+      return order
+    }
+    guard let plan, plan.new.isEmpty else { return nil }
+    return plan.placements
   }
 
   /// Appends a batch group priced and encoded by ``PricedBatch``, by the same rules as
@@ -84,8 +119,16 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   {
     guard group.count > 0 else { return .placed(last: nil) }
     var refused = false
-    _ = try placing { file throws(FileError) in
-      try append(group, at: now, to: file, refused: &refused)
+    do {
+      _ = try placing { file throws(FileError) in
+        try append(group, at: now, to: file, refused: &refused)
+      }
+    } catch {
+      // A file that can't be written: the plain way answers refs already placed, or says so.
+      guard case .cannotCreate(_, let cause) = error, cause.isReadOnly, writer == nil,
+        group.hasReferences
+      else { throw error }
+      return .refused
     }
     return refused ? .refused : .placed(last: lastReported)
   }
@@ -147,14 +190,15 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   /// Places `drafts` at the end of the locked `file` by the core's rule (numbering, and
   /// references the file already holds), writes the new orders and syncs them.
   func append(_ drafts: [Draft], to file: LineFile) throws(FileError) -> Appended {
-    let fileEnd = try file.size()
+    let before = try file.details()
+    let fileEnd = before.size
     let ends = try self.ends(of: file, size: fileEnd).checked(in: file, writing: true)
     try checkHoldsReported(file, ends)
     let linesEnd = ends.linesEnd ?? 0
     // A last line missing only its newline is an order the index has not seen yet.
     var unterminated: Order?
     if case .whole(let order) = ends.tail { unterminated = order }
-    let indexed = try references(of: drafts, in: file, end: linesEnd)
+    let indexed = try references(of: drafts, in: file, end: linesEnd, details: before)
     let plan = try Placement.plan(drafts, after: ends.last?.number, placedAt: ends.last?.placedAt) {
       reference throws(FileError) in
       if let unterminated, unterminated.reference == reference { return unterminated }
@@ -188,7 +232,14 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     let end = restore + pending.count
     let lastStart = restore + lastLineStart
     let record = { [indexed] in
-      guard let indexed, let last = plan.new.last?.number else { return }
+      guard let last = plan.new.last?.number else { return }
+      guard let indexed else {
+        // No ref here, and none completed at the end: the index, if any, covers these too.
+        self.advanceIndex(
+          before, linesEnd: linesEnd, end: end, lastStart: lastStart, last: last,
+          completed: unterminated)
+        return
+      }
       do {
         try indexed.index.record(
           offsets, end: end, lastStart: lastStart, last: last, indexed.orders)
@@ -206,7 +257,8 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   private func append(
     _ group: PricedBatch.Group, at now: Timestamp, to file: LineFile, refused: inout Bool
   ) throws(FileError) -> Appended {
-    let fileEnd = try file.size()
+    let before = try file.details()
+    let fileEnd = before.size
     let nothing = Appended(placements: [], lastNumber: nil, restore: fileEnd) {}
     guard group.count > 0 else { return nothing }
     let ends = try self.ends(of: file, size: fileEnd).checked(in: file, writing: true)
@@ -216,7 +268,7 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     if case .whole(let order) = ends.tail { unterminated = order }
     var indexed: (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
     if group.hasReferences {
-      let opened = try openReferences(in: file, end: linesEnd)
+      let opened = try openReferences(in: file, end: linesEnd, details: before)
       for reference in group.references {
         guard let reference else { continue }
         guard unterminated?.reference != reference,
@@ -250,7 +302,12 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     let end = restore + pending.count
     let lastStart = restore + lastLineStart
     return Appended(placements: [], lastNumber: lastNumber, restore: restore) { [offsets] in
-      guard let indexed else { return }
+      guard let indexed else {
+        self.advanceIndex(
+          before, linesEnd: linesEnd, end: end, lastStart: lastStart, last: lastNumber,
+          completed: unterminated)
+        return
+      }
       do {
         try indexed.index.record(
           offsets, end: end, lastStart: lastStart, last: lastNumber, indexed.orders)
@@ -261,20 +318,51 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   }
 
   /// The index of references, brought up to date under the lock, when a draft has one.
-  private func references(of drafts: [Draft], in file: LineFile, end: Int) throws(FileError)
-    -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
-  {
+  private func references(
+    of drafts: [Draft], in file: LineFile, end: Int, details: FileDetails
+  ) throws(FileError) -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)? {
     guard drafts.contains(where: { $0.reference != nil }) else { return nil }
-    let opened = try openReferences(in: file, end: end)
+    let opened = try openReferences(in: file, end: end, details: details)
     opened.index.prefetch(drafts)
     return opened
   }
 
+  /// After a group without refs was appended at the end of the locked file (`before` as it
+  /// was, its complete lines ending at `linesEnd`): the index, when there is one and it was
+  /// current, is told it covers the new lines, which hold no ref. Not when the group
+  /// completed a last line that had lost only its newline (`completed`) and held a ref.
+  private func advanceIndex(
+    _ before: FileDetails, linesEnd: Int, end: Int, lastStart: Int, last: Int,
+    completed: Order?
+  ) {
+    guard let writer else { return }
+    if referenceIndex == nil {
+      // No index, the usual case for a store without refs: one `stat`, and nothing more.
+      guard (try? System.identity(of: FilePath(path.bytes + Array(".refs".utf8)))) != nil
+      else { return }
+      referenceIndex = ReferenceIndex(orders: path)
+    }
+    guard let index = referenceIndex else { return }
+    guard completed?.reference == nil else {
+      index.drop()
+      return
+    }
+    index.advance(
+      from: ReferenceIndex.Orders(file: writer, details: before, end: linesEnd, writable: true),
+      end: end, lastStart: lastStart, last: last)
+  }
+
+  /// The index, prepared for the locked `file` as it is now.
   func openReferences(in file: LineFile, end: Int) throws(FileError)
     -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)
   {
-    let orders = ReferenceIndex.Orders(
-      file: file, identity: try file.identity(), end: end, writable: true)
+    try openReferences(in: file, end: end, details: try file.details())
+  }
+
+  func openReferences(in file: LineFile, end: Int, details: FileDetails)
+    throws(FileError) -> (index: ReferenceIndex, orders: ReferenceIndex.Orders)
+  {
+    let orders = ReferenceIndex.Orders(file: file, details: details, end: end, writable: true)
     let index = referenceIndex ?? ReferenceIndex(orders: path)
     referenceIndex = index
     try index.prepare(orders)

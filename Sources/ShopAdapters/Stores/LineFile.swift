@@ -21,6 +21,10 @@ struct LineFile {
     do { return try descriptor.status().size } catch { throw .unreadable(path, error) }
   }
 
+  func details() throws(FileError) -> FileDetails {
+    do { return try descriptor.details() } catch { throw .unreadable(path, error) }
+  }
+
   func identity() throws(FileError) -> FileIdentity {
     do { return try descriptor.status().identity } catch { throw .unreadable(path, error) }
   }

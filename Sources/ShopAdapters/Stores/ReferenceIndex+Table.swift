@@ -1,12 +1,27 @@
 import ShopCore
 
+// Over 300 lines on purpose: the table's bytes, and every rule of when they may be believed
+// (header, block checksums, owner and mode), are one layout, best read together.
+
 extension ReferenceIndex {
   /// The hash table's bytes: a mapped file, or memory for one run.
+  ///
+  /// Layout: a 4 KiB header, `capacity` slots of 16 bytes (a ref's 64-bit hash, never 0, and
+  /// the offset of its order's line), then one 8-byte checksum per block of 16 slots. A
+  /// block's checksum is the sum of a keyed mix of each non-empty slot's position, hash and
+  /// offset under the table's own random salt, kept up to date on each insert: a look-up
+  /// checks the blocks it reads, so a "not there" is believed only from blocks that check out
+  /// (any one slot changed in any way changes its block's sum; a block from another index has
+  /// another salt), and it stays a few reads whatever the size.
   struct Table {
     static let headerBytes = 4096
     static let slotBytes = 16
+    static let blockSlots = 16
     static let minimumCapacity = 256
-    static let magic: UInt64 = 0x3246_4552_5053_4853  // "SHSPREF2", little-endian
+    /// No index is larger: a capacity read from a file is compared with it before any
+    /// arithmetic, which so can't overflow.
+    static let maximumCapacity = 1 << 40
+    static let magic: UInt64 = 0x3346_4552_5053_4853  // "SHSPREF3", little-endian
     /// The magic's first seven bytes, "SHSPREF", shared by every version of the layout.
     private static let family: UInt64 = 0x00FF_FFFF_FFFF_FFFF
 
@@ -20,34 +35,35 @@ extension ReferenceIndex {
       case device = 48
       case inode = 56
       case boot = 64
-      /// Hashes of the orders file's first line and of the last line the index covers: with
-      /// its device and inode, what tells it from another file that took its inode.
+      /// Hashes of the orders file's first line and of the last line the index covers.
       case firstLine = 72
       case lastLine = 80
-      case checksum = 88
+      /// The key of the block checksums, drawn at random for each new table.
+      case salt = 88
+      /// The orders file as the index last saw it: its size, and the times a write and any
+      /// change last set. An edit in place changes them, where shop's appends are recorded.
+      case ordersSize = 96
+      case ordersModified = 104
+      case ordersChanged = 112
+      case checksum = 120
     }
 
-    /// Keeps the mapping or the memory alive as long as any copy of the table.
+    /// The bytes of a table of `capacity` slots, header and checksums included.
+    static func bytes(capacity: Int) -> Int {
+      headerBytes + capacity * slotBytes + capacity / blockSlots * 8
+    }
+
+    /// Keeps the mapping alive as long as any copy of the table.
     private final class Storage {
       let file: Descriptor?
-      let map: MappedFile?
-      let bytes: UnsafeMutableRawBufferPointer
+      let map: MappedFile
+      let writable: Bool
+      var bytes: UnsafeMutableRawBufferPointer { map.bytes }
 
-      init(file: Descriptor, map: MappedFile) {
+      init(file: Descriptor?, map: MappedFile, writable: Bool) {
         self.file = file
         self.map = map
-        self.bytes = map.bytes
-      }
-
-      init(memory count: Int) {
-        file = nil
-        map = nil
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: count, alignment: 16)
-        bytes.initializeMemory(as: UInt8.self, repeating: 0)
-      }
-
-      deinit {
-        if map == nil { bytes.deallocate() }
+        self.writable = writable
       }
     }
 
@@ -59,6 +75,9 @@ extension ReferenceIndex {
       self.storage = storage
       self.identity = identity
     }
+
+    /// Whether stores into the table are allowed: memory, or a file mapped to write.
+    var writable: Bool { storage.writable }
 
     private func load(_ field: Field) -> UInt64 {
       storage.bytes.load(fromByteOffset: field.rawValue, as: UInt64.self)
@@ -81,20 +100,26 @@ extension ReferenceIndex {
         UnsafeRawBufferPointer(rebasing: storage.bytes[..<Field.checksum.rawValue]))
     }
 
-    /// A well-formed header for a table this size, for this orders file, written this boot
-    /// (or synced, where the system tells no boots apart).
+    /// A well-formed header for a table this size, for this orders file as it is now (its
+    /// device, inode, size and times, every line of it covered), written this boot (or synced,
+    /// where the system tells no boots apart).
     func trusted(for orders: ReferenceIndex.Orders, boot: UInt64) -> Bool {
-      // Sizes from the file are compared, never multiplied: a corrupt one must not overflow.
+      // Sizes from the file are compared, never multiplied, before they are known small.
       let capacity = self.capacity
-      let slots = (storage.bytes.count - Table.headerBytes) / Table.slotBytes
       guard load(.magic) == Table.magic, load(.checksum) == checksum,
-        capacity >= Table.minimumCapacity, capacity == slots, capacity & (capacity - 1) == 0,
+        capacity >= Table.minimumCapacity, capacity <= Table.maximumCapacity,
+        capacity & (capacity - 1) == 0, storage.bytes.count == Table.bytes(capacity: capacity),
         count >= 0, count <= capacity / 2, load(.boot) == boot,
-        identity == nil
-          || (load(.device) == orders.identity.device && load(.inode) == orders.identity.inode)
+        load(.device) == orders.details.identity.device,
+        load(.inode) == orders.details.identity.inode,
+        load(.ordersSize) == UInt64(truncatingIfNeeded: orders.details.size),
+        load(.ordersModified) == orders.details.modified,
+        load(.ordersChanged) == orders.details.changed, indexedEnd == orders.end
       else { return false }
       return true
     }
+
+    // MARK: - Slots and blocks
 
     func slot(_ index: Int) -> (hash: UInt64, offset: Int) {
       let at = Table.headerBytes + index * Table.slotBytes
@@ -104,34 +129,85 @@ extension ReferenceIndex {
       )
     }
 
-    /// Adds a slot unless the same one is there (lines added again after a crash).
-    /// - Returns: false when no slot is free, which only a corrupt table can be.
-    @discardableResult
-    func insert(_ hash: UInt64, _ offset: Int) -> Bool {
+    private func checksumOffset(ofBlock block: Int) -> Int {
+      Table.headerBytes + capacity * Table.slotBytes + block * 8
+    }
+
+    /// What a slot adds to its block's checksum: 0 for an empty one; else a mix, under the
+    /// salt, in which changing the hash, the offset or the position alone always changes it.
+    private func term(_ index: Int, _ hash: UInt64, _ offset: UInt64) -> UInt64 {
+      if hash | offset == 0 { return 0 }
+      var mixed = (hash &+ offset &* 0x9E37_79B9_7F4A_7C15)
+      mixed ^= UInt64(truncatingIfNeeded: index) &* 0xD6E8_FEB8_6659_FD93
+      mixed ^= load(.salt)
+      mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+      return mixed ^ (mixed >> 31)
+    }
+
+    /// Whether the slots of `block` sum to its checksum.
+    func verify(block: Int) -> Bool {
+      var sum: UInt64 = 0
+      let first = block * Table.blockSlots
+      for index in first..<(first + Table.blockSlots) {
+        let at = Table.headerBytes + index * Table.slotBytes
+        let hash = storage.bytes.load(fromByteOffset: at, as: UInt64.self)
+        let offset = storage.bytes.load(fromByteOffset: at + 8, as: UInt64.self)
+        sum &+= term(index, hash, offset)
+      }
+      return sum
+        == storage.bytes.load(fromByteOffset: checksumOffset(ofBlock: block), as: UInt64.self)
+    }
+
+    /// What ``insert(_:_:holds:)`` did.
+    enum Insertion: Equatable {
+      case added
+      /// The same hash and offset were there (lines added again after a crash).
+      case present
+      /// `holds` said the line at this offset, under the same hash, holds the same ref.
+      case held(at: Int)
+      /// No slot is free, which only a corrupt table can be.
+      case full
+    }
+
+    /// Adds a slot unless the same one is there, keeping its block's checksum. `holds` is asked
+    /// of each other offset under the same hash whether its line holds the same ref.
+    func insert(_ hash: UInt64, _ offset: Int, holds: (Int) -> Bool = { _ in false })
+      -> Insertion
+    {
       var index = Int(truncatingIfNeeded: hash) & (capacity - 1)
       var probes = 0
       while true {
         let (slotHash, slotOffset) = slot(index)
         if slotHash == 0 { break }
-        if slotHash == hash && slotOffset == offset { return true }
+        if slotHash == hash {
+          if slotOffset == offset { return .present }
+          if holds(slotOffset) { return .held(at: slotOffset) }
+        }
         probes += 1
-        if probes == capacity { return false }
+        if probes == capacity { return .full }
         index = (index + 1) & (capacity - 1)
       }
       let at = Table.headerBytes + index * Table.slotBytes
-      storage.bytes.storeBytes(
-        of: UInt64(truncatingIfNeeded: offset), toByteOffset: at + 8, as: UInt64.self)
+      let stored = UInt64(truncatingIfNeeded: offset)
+      storage.bytes.storeBytes(of: stored, toByteOffset: at + 8, as: UInt64.self)
       storage.bytes.storeBytes(of: hash, toByteOffset: at, as: UInt64.self)
+      let sum = checksumOffset(ofBlock: index / Table.blockSlots)
+      storage.bytes.storeBytes(
+        of: storage.bytes.load(fromByteOffset: sum, as: UInt64.self) &+ term(index, hash, stored),
+        toByteOffset: sum, as: UInt64.self)
       store(UInt64(count + 1), .count)
-      return true
+      return .added
     }
 
+    // MARK: - Finishing
+
     /// Says the table covers the orders file up to `end`, whose first and last lines hash to
-    /// `lines`. Where boots can't be told apart, the slots are synced before the header says
-    /// so.
+    /// `lines`, as `details` describe it now. Where boots can't be told apart, the slots are
+    /// synced before the header says so.
     func finish(
       end: Int, lastStart: Int, last: Int, lines: (first: UInt64, last: UInt64),
-      _ orders: ReferenceIndex.Orders, boot: UInt64
+      _ details: FileDetails, boot: UInt64
     ) throws(SystemError) {
       if boot == 0, let file = storage.file { try file.sync() }
       store(UInt64(truncatingIfNeeded: end), .indexedEnd)
@@ -139,31 +215,97 @@ extension ReferenceIndex {
       store(UInt64(truncatingIfNeeded: last), .indexedLast)
       store(lines.first, .firstLine)
       store(lines.last, .lastLine)
-      store(orders.identity.device, .device)
-      store(orders.identity.inode, .inode)
+      store(details.identity.device, .device)
+      store(details.identity.inode, .inode)
+      store(UInt64(truncatingIfNeeded: details.size), .ordersSize)
+      store(details.modified, .ordersModified)
+      store(details.changed, .ordersChanged)
       store(boot, .boot)
       store(checksum, .checksum)
     }
 
-    /// An empty table in a new file at `path`, which replaces the index there. A file there
-    /// or at `PATH.new` that is no index (an orders file named so) is never removed: the
-    /// caller keeps the table in memory instead.
-    static func create(at path: FilePath, capacity: Int) throws(SystemError) -> Table {
+    /// Makes the header fail its check, so the next use rebuilds the table: for a table found
+    /// damaged where it can't be rebuilt at once.
+    func spoil() {
+      guard writable else { return }
+      store(0, .checksum)
+    }
+
+    /// Tells the index at `path` that it covers lines appended without refs, rewriting only
+    /// its header, read and written without mapping the table: when it covered the orders
+    /// file exactly as it was before the append (`before`, whose lines ended at `beforeEnd`),
+    /// is this owner's, and may be believed. Any other index is left as it is, to be rebuilt
+    /// by the next writer with a ref.
+    static func advance(
+      at path: FilePath, before: FileDetails, beforeEnd: Int, boot: UInt64,
+      to update: (end: Int, lastStart: Int, last: Int, lines: (first: UInt64, last: UInt64)),
+      _ after: FileDetails
+    ) throws(SystemError) {
+      let file: Descriptor
+      do { file = try Descriptor.openExisting(path, writable: true) } catch {
+        if error.isMissing { return }
+        throw error
+      }
+      let status = try file.details()
+      var header = [UInt8](repeating: 0, count: Field.checksum.rawValue + 8)
+      guard status.kind == .regular, status.owner == before.owner,
+        status.permissions & 0o022 == 0, status.links == 1,
+        try file.read(into: &header, 0..<header.count, at: 0) == header.count
+      else { return }
+      func load(_ field: Field) -> UInt64 {
+        header.withUnsafeBytes { $0.load(fromByteOffset: field.rawValue, as: UInt64.self) }
+      }
+      func store(_ value: UInt64, _ field: Field) {
+        header.withUnsafeMutableBytes {
+          $0.storeBytes(of: value, toByteOffset: field.rawValue, as: UInt64.self)
+        }
+      }
+      func checksum() -> UInt64 { Reference.fingerprint(header[..<Field.checksum.rawValue]) }
+      let capacity = Int(truncatingIfNeeded: load(.capacity))
+      guard load(.magic) == magic, load(.checksum) == checksum(),
+        capacity >= minimumCapacity, capacity <= maximumCapacity,
+        capacity & (capacity - 1) == 0, status.size == bytes(capacity: capacity),
+        load(.boot) == boot, load(.device) == before.identity.device,
+        load(.inode) == before.identity.inode,
+        load(.ordersSize) == UInt64(truncatingIfNeeded: before.size),
+        load(.ordersModified) == before.modified, load(.ordersChanged) == before.changed,
+        load(.indexedEnd) == UInt64(truncatingIfNeeded: beforeEnd)
+      else { return }
+      store(UInt64(truncatingIfNeeded: update.end), .indexedEnd)
+      store(UInt64(truncatingIfNeeded: update.lastStart), .indexedLastStart)
+      store(UInt64(truncatingIfNeeded: update.last), .indexedLast)
+      store(update.lines.first, .firstLine)
+      store(update.lines.last, .lastLine)
+      store(UInt64(truncatingIfNeeded: after.size), .ordersSize)
+      store(after.modified, .ordersModified)
+      store(after.changed, .ordersChanged)
+      store(checksum(), .checksum)
+      try file.writeAll(header, at: 0)
+    }
+
+    // MARK: - Files
+
+    /// An empty table in a new file at `path`, which replaces the index there, readable by
+    /// whom `orders` is readable, written only by its owner. A file there or at `PATH.new`
+    /// that is no index (an orders file named so) is never removed: the caller keeps the table
+    /// in memory instead.
+    static func create(at path: FilePath, capacity: Int, like orders: FileDetails)
+      throws(SystemError) -> Table
+    {
       let new = FilePath(path.bytes + Array(".new".utf8))
       guard try mayReplace(path), try mayReplace(new) else {
         throw .foreignFile
       }
       try System.remove(new)
-      let file = try Descriptor.openInPlace(new)
+      let file = try Descriptor.createPrivate(new)
       do {
-        try file.allocate(size: headerBytes + capacity * slotBytes)
+        try matchPermissions(file, of: orders)
+        try file.allocate(size: bytes(capacity: capacity))
+        let map = try MappedFile(file, length: bytes(capacity: capacity), writable: true)
         let table = Table(
-          storage: Storage(
-            file: file,
-            map: try MappedFile(file, length: headerBytes + capacity * slotBytes, writable: true)),
+          storage: Storage(file: file, map: map, writable: true),
           identity: try file.status().identity)
-        table.store(magic, .magic)
-        table.store(UInt64(capacity), .capacity)
+        table.start(capacity: capacity)
         try System.rename(new, to: path)
         return table
       } catch {
@@ -172,35 +314,54 @@ extension ReferenceIndex {
       }
     }
 
-    static func inMemory(capacity: Int) -> Table {
+    /// A table for this run only, in memory that a failed allocation reports (ENOMEM).
+    static func inMemory(capacity: Int) throws(SystemError) -> Table {
       let table = Table(
-        storage: Storage(memory: headerBytes + capacity * slotBytes), identity: nil)
-      table.store(magic, .magic)
-      table.store(UInt64(capacity), .capacity)
+        storage: Storage(
+          file: nil, map: try MappedFile(anonymous: bytes(capacity: capacity)), writable: true),
+        identity: nil)
+      table.start(capacity: capacity)
       return table
     }
 
-    /// A table twice the size with the same slots and header; a file replaces this one.
-    func grown(at path: FilePath) throws(SystemError) -> Table {
+    private func start(capacity: Int) {
+      store(Table.magic, .magic)
+      store(UInt64(capacity), .capacity)
+      store(UInt64.random(in: 1...UInt64.max), .salt)
+    }
+
+    /// A table twice the size with the same slots and header; a file replaces this one. Every
+    /// block is checked as it is copied: a damaged one is `damagedIndex`, never carried over
+    /// under fresh checksums.
+    func grown(at path: FilePath, like orders: FileDetails) throws(SystemError) -> Table {
       let capacity = self.capacity * 2
       let bigger =
         identity == nil
-        ? Table.inMemory(capacity: capacity) : try Table.create(at: path, capacity: capacity)
+        ? try Table.inMemory(capacity: capacity)
+        : try Table.create(at: path, capacity: capacity, like: orders)
       // Read a chunk at a time and let go of each one read: the old and the new table are
       // never both in memory.
       let chunk = 1 << 16
       for start in stride(from: 0, to: self.capacity, by: chunk) {
-        for index in start..<min(start + chunk, self.capacity) {
-          let (hash, offset) = slot(index)
-          if hash != 0 { bigger.insert(hash, offset) }
+        let stop = min(start + chunk, self.capacity)
+        for block in (start / Table.blockSlots)..<(stop / Table.blockSlots)
+        where !verify(block: block) {
+          spoil()
+          throw .damagedIndex
         }
-        storage.map?.release(
-          (Table.headerBytes + start * Table.slotBytes)..<min(
-            storage.bytes.count, Table.headerBytes + (start + chunk) * Table.slotBytes))
+        for index in start..<stop {
+          let (hash, offset) = slot(index)
+          if hash != 0 { _ = bigger.insert(hash, offset) }
+        }
+        if identity != nil {
+          storage.map.release(
+            (Table.headerBytes + start * Table.slotBytes)..<(Table.headerBytes + stop
+              * Table.slotBytes))
+        }
       }
       for field in [
         Field.indexedEnd, .indexedLast, .indexedLastStart, .device, .inode, .boot, .firstLine,
-        .lastLine,
+        .lastLine, .ordersSize, .ordersModified, .ordersChanged,
       ] {
         bigger.store(load(field), field)
       }
@@ -231,14 +392,45 @@ extension ReferenceIndex {
       return value == 0 || value & family == magic & family
     }
 
-    /// Opens the table at `path`, or nil when there is none of the right size.
-    static func open(at path: FilePath, writable: Bool) -> Table? {
-      guard let file = try? writable ? Descriptor.openInPlace(path) : Descriptor.open(path, .read),
-        let status = try? file.status(), status.kind == .regular,
+    /// Opens the table at `path` to look up in, or nil when there is none that may be
+    /// believed: missing, not a regular file, of no table's size, or one that someone other
+    /// than `orders`' owner could have written (another owner, writable by its group or by
+    /// others, or a second name, a hard link, that may be in a folder others write), checked on
+    /// the descriptor mapped, so a file swapped in at the path after the open is never the one
+    /// judged. A map that fails for want of memory is an error, never a missing index.
+    static func open(at path: FilePath, writable: Bool, owner: UInt32) throws(SystemError)
+      -> Table?
+    {
+      guard let file = try? Descriptor.openExisting(path, writable: writable),
+        let status = try? file.details(), status.kind == .regular,
         status.size > headerBytes, (status.size - headerBytes) % slotBytes == 0,
-        let map = try? MappedFile(file, length: status.size, writable: writable)
+        status.owner == owner, status.permissions & 0o022 == 0, status.links == 1
       else { return nil }
-      return Table(storage: Storage(file: file, map: map), identity: status.identity)
+      let map: MappedFile
+      do { map = try MappedFile(file, length: status.size, writable: writable) } catch {
+        if error.isOutOfMemory { throw error }
+        return nil
+      }
+      return Table(
+        storage: Storage(file: file, map: map, writable: writable), identity: status.identity)
+    }
+
+    /// Gives the open index the orders file's readers: its read bits, its group when that
+    /// can be had (else no group may read), write for the owner only.
+    func matchPermissions(of orders: FileDetails) throws(SystemError) {
+      guard let file = storage.file, writable else { return }
+      try Table.matchPermissions(file, of: orders)
+    }
+
+    private static func matchPermissions(_ file: Descriptor, of orders: FileDetails)
+      throws(SystemError)
+    {
+      let current = try file.details()
+      var group = current.group
+      if group != orders.group, (try? file.setGroup(orders.group)) != nil { group = orders.group }
+      var wanted = 0o600 | (orders.permissions & 0o044)
+      if group != orders.group { wanted &= ~0o040 }
+      if current.permissions != wanted { try file.setPermissions(wanted) }
     }
   }
 }

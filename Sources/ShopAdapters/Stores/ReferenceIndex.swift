@@ -1,26 +1,24 @@
 import ShopCore
 
-// Over 300 lines on purpose: preparing, finding, catching up and rebuilding all keep one
-// promise (the header says how far the index is complete, and every hit is checked), which
-// is checked best read together. The table's bytes are in ReferenceIndex+Table.swift.
+// Over 300 lines on purpose: preparing, finding, recording and rebuilding all keep one
+// promise (a "not there" is believed only from an index proven whole, every hit is checked),
+// which is checked best read together. The table's bytes are in ReferenceIndex+Table.swift.
 
 /// Where each reference of an orders file is, in a hash table kept beside it (`PATH.refs`), so
 /// that finding a reference costs a few reads whatever the number of orders.
 ///
-/// The index is derived, never the truth: every hit is checked against the orders file (the
-/// line at the recorded offset must be an order with that reference), its header records how
-/// far into the orders file it is complete, and the lines after that point are read from the
-/// orders file and added before any look-up. An index that is missing, corrupt, made for
-/// another orders file (another inode, a shorter file, another line where it stopped) or
-/// written before the machine last restarted (its pages may never have reached the disk) is
-/// rebuilt from the orders file. Every change is made under the orders file's exclusive lock,
-/// after the orders it records are synced, so a crash at any point leaves it behind the
-/// orders, never ahead of them nor wrong.
-///
-/// Layout: a 4 KiB header, then `capacity` slots of 16 bytes (a reference's 64-bit hash,
-/// never 0, and the offset of its order's line), open addressing with linear probing, at most
-/// half full. When no file can be kept (a full disk, a read-only folder), the same table
-/// lives in memory for the run.
+/// The orders are the truth; the index can cost time, never a duplicate or a wrong answer.
+/// Every hit is checked against the orders file (the line at the recorded offset must be an
+/// order with that reference). A miss is believed only when the index is proven whole: its
+/// header checks out and records the orders file as it is now (device, inode, size, the
+/// times of its last write and change, its first line and the line the index stopped at,
+/// which must be its last), it was written this boot, its owner is the orders file's and
+/// only that owner may write it, and every block of slots the look-up read sums to its
+/// checksum. Anything else is rebuilt from the orders file (in memory when it can't be
+/// written), and a rebuild that meets a ref twice refuses the store at that line. Every
+/// change is made under the orders file's exclusive lock, after the orders it records are
+/// synced; every writer, with refs or without, records what it appended, so only another
+/// program's change makes the index stale.
 final class ReferenceIndex {
   let path: FilePath
   private let ordersPath: FilePath
@@ -33,37 +31,46 @@ final class ReferenceIndex {
     boot = System.bootIdentity().map { Reference.fingerprint($0) } ?? 0
   }
 
-  /// One line of the orders file to read: its offset and the end of the complete lines.
+  /// The orders file, as a look-up reads it.
   struct Orders {
     /// Read with its own bound on a line, so a line no writer made is refused, not read whole.
     let file: LineFile
-    let identity: FileIdentity
+    /// What `fstat` said of it when the snapshot or the lock was taken.
+    let details: FileDetails
     /// The end of the last complete line: nothing after it is read.
     let end: Int
-    /// Whether the index may be written (the caller holds the exclusive lock).
+    /// Whether the caller holds the exclusive lock, and so may write the index.
     let writable: Bool
+
+    /// Whether this process may keep the index in its file: a writer that owns the orders
+    /// file. Another user's index would be one its owner can't trust.
+    var ownsIndex: Bool { writable && System.effectiveUser() == details.owner }
   }
 
   // MARK: - Use
 
   /// Makes the index describe every complete line of `orders`: reopens it if another process
-  /// replaced it, rebuilds it if it can't be trusted, adds the lines after where it stopped.
+  /// replaced it, rebuilds it unless it is proven to be this file's as it is now.
   func prepare(_ orders: Orders) throws(FileError) {
     if let table, let identity = table.identity,
       (try? System.identity(of: path)) != identity
     {
       self.table = nil
     }
-    if table == nil { table = open(orders) }
-    guard let table, table.trusted(for: orders, boot: boot),
-      try covers(table, orders)
-    else {
+    if table == nil {
+      do {
+        table = try Table.open(at: path, writable: orders.ownsIndex, owner: orders.details.owner)
+      } catch {
+        throw .noMemory(path, error)
+      }
+    }
+    guard let table, table.trusted(for: orders, boot: boot), try covers(table, orders) else {
       try rebuild(orders)
       return
     }
-    // A reader may not write the file: it reads the lines after the index's end per look-up.
-    guard orders.writable || table.identity == nil else { return }
-    if try !catchUp(table, orders, checking: true) { try rebuild(orders) }
+    // An index left readable by more than the orders file (made by an older shop, or the
+    // orders file's mode changed since) is narrowed by the next writer.
+    if orders.ownsIndex { try? table.matchPermissions(of: orders.details) }
   }
 
   /// The order that holds `reference`, checked against the orders file; nil when none does.
@@ -80,7 +87,8 @@ final class ReferenceIndex {
       if let found = try find(reference, in: table, orders) { return found }
     } catch {
       guard case .untrusted = error else { throw error.fileError }
-      // A slot that points at no such line: the index is not this file's.
+      // A slot that points at no such line, or a block that fails its checksum.
+      table.spoil()
       try rebuild(orders)
       guard let rebuilt = self.table else { return nil }
       do throws(Failure) {
@@ -94,15 +102,19 @@ final class ReferenceIndex {
     return try scan(for: reference, from: table.indexedEnd, orders)
   }
 
-  /// The order holding `reference` among the lines from `start`, read one by one.
+  /// The order holding `reference` among the lines from `start`, read one by one; a second
+  /// order holding it is the store's error at that line.
   private func scan(for reference: Reference, from start: Int, _ orders: Orders)
     throws(FileError) -> (order: Order, start: Int)?
   {
     var found: (order: Order, start: Int)?
     try lines(of: orders, from: start) { offset, line throws(FileError) in
-      guard let order = try? OrderJSON.order(from: line) else { return true }
-      if order.reference == reference { found = (order, offset) }
-      return found == nil
+      guard let order = try? OrderJSON.order(from: line), order.reference == reference else {
+        return true
+      }
+      if let found { throw try heldTwice(reference, found.start, offset, orders) }
+      found = (order, offset)
+      return true
     }
     return found
   }
@@ -127,22 +139,62 @@ final class ReferenceIndex {
   func record(
     _ references: [(Reference, Int)], end: Int, lastStart: Int, last: Int, _ orders: Orders
   ) throws(SystemError) {
-    guard var table else { return }
+    // Another owner's index, read only: behind the orders now, so not used again this run.
+    guard var table, table.writable else {
+      drop()
+      return
+    }
     // Grown once to its size for the group, not doubled step by step as it fills.
     while (table.count + references.count) * 2 > table.capacity {
-      table = try table.grown(at: path)
+      table = try table.grown(at: path, like: orders.details)
       self.table = table
     }
     for (reference, offset) in references {
-      table = try insert(reference.fingerprint, offset, into: table)
+      table = try insert(reference.fingerprint, offset, into: table, orders)
     }
     let lines: (UInt64, UInt64)
     do { lines = try fingerprints(end: end, lastStart: lastStart, orders) } catch {
-      // The caller drops the index, which catches up on its next use.
+      // The caller drops the index, which is rebuilt on its next use.
       throw .shortRead
     }
     try table.finish(
-      end: end, lastStart: lastStart, last: last, lines: lines, orders, boot: boot)
+      end: end, lastStart: lastStart, last: last, lines: lines,
+      try orders.file.descriptor.details(), boot: boot)
+  }
+
+  /// After lines without refs were appended to `before` (whose complete lines ended at its
+  /// `end`) and synced: an index that covered the file exactly as it was is told it covers
+  /// them too, so that only another program's change leaves it stale. Best effort: an index
+  /// left behind is rebuilt by its next use, which costs time only.
+  func advance(from before: Orders, end: Int, lastStart: Int, last: Int) {
+    guard before.writable, let after = try? before.file.descriptor.details() else {
+      drop()
+      return
+    }
+    let now = Orders(file: before.file, details: after, end: end, writable: true)
+    guard let lines = try? fingerprints(end: end, lastStart: lastStart, now) else {
+      drop()
+      return
+    }
+    if let table, table.identity == nil {
+      // This run's table in memory: current before the append, or dropped.
+      guard table.trusted(for: before, boot: boot),
+        (try? table.finish(
+          end: end, lastStart: lastStart, last: last, lines: lines, after, boot: boot)) != nil
+      else {
+        drop()
+        return
+      }
+      return
+    }
+    guard before.ownsIndex else {
+      drop()
+      return
+    }
+    // The file's header, which a table this store maps shares.
+    try? Table.advance(
+      at: path, before: before.details, beforeEnd: before.end, boot: boot,
+      to: (end, lastStart, last, lines), after)
   }
 
   /// Forgets the table, so the next use opens (or rebuilds) it again.
@@ -165,12 +217,19 @@ final class ReferenceIndex {
     }
   }
 
+  /// The slots that may hold `reference`, each block checked before it is believed.
   private func find(_ reference: Reference, in table: Table, _ orders: Orders) throws(Failure)
     -> (order: Order, start: Int)?
   {
     let hash = reference.fingerprint
     var slot = Int(truncatingIfNeeded: hash) & (table.capacity - 1)
+    var checked = -1
     for _ in 0..<table.capacity {
+      let block = slot / Table.blockSlots
+      if block != checked {
+        guard table.verify(block: block) else { throw .untrusted }
+        checked = block
+      }
       let (slotHash, offset) = table.slot(slot)
       if slotHash == 0 { return nil }
       if slotHash == hash {
@@ -214,9 +273,9 @@ final class ReferenceIndex {
     }
   }
 
-  // MARK: - Keeping it complete
+  // MARK: - Keeping it whole
 
-  /// Whether the index stopped at a line of this file: where it says its last line starts,
+  /// Whether the index stopped at this file's last line: where it says its last line starts,
   /// there is that order, ending where it says, and that line and the file's first are the
   /// bytes it saw (another file may take the same inode after `rm`, with lines as long).
   private func covers(_ table: Table, _ orders: Orders) throws(FileError) -> Bool {
@@ -237,7 +296,7 @@ final class ReferenceIndex {
 
   /// Hashes of the first line of the orders file and of the line from `lastStart` to `end`
   /// (both without their newline): 0 and 0 for an empty file.
-  private func fingerprints(end: Int, lastStart: Int, _ orders: Orders) throws(FileError)
+  func fingerprints(end: Int, lastStart: Int, _ orders: Orders) throws(FileError)
     -> (first: UInt64, last: UInt64)
   {
     guard end > 0 else { return (0, 0) }
@@ -252,38 +311,61 @@ final class ReferenceIndex {
     return (try hash(0, firstEnd), try hash(lastStart, end - 1))
   }
 
-  /// Adds the references of the lines after where the index stopped. `checking`: their
-  /// numbers must go on from its last one, or the index was made for other lines (false).
-  private func catchUp(_ table: Table, _ orders: Orders, checking: Bool) throws(FileError)
-    -> Bool
-  {
-    guard table.indexedEnd < orders.end else { return true }
+  /// Starts again from an empty table and the whole orders file: in the index's file when
+  /// this process owns the orders file, else in memory for the run.
+  private func rebuild(_ orders: Orders) throws(FileError) {
+    table = nil
+    if orders.ownsIndex {
+      var fresh: Table?
+      do {
+        fresh = try Table.create(
+          at: path, capacity: Table.minimumCapacity, like: orders.details)
+      } catch {
+        if error.isOutOfMemory { throw .noMemory(path, error) }
+      }
+      if let fresh {
+        table = fresh
+        if try fill(fresh, orders) { return }
+      }
+    }
+    let memory: Table
+    do { memory = try Table.inMemory(capacity: Table.minimumCapacity) } catch {
+      throw .noMemory(path, error)
+    }
+    table = memory
+    _ = try fill(memory, orders)
+  }
+
+  /// Adds the ref of every complete line of the orders file, numbering unchecked (a listing
+  /// is where a gap is reported), then says the table covers them. A ref met twice is the
+  /// store's error at its second line. False when the file can't hold the table (a full disk):
+  /// the caller keeps it in memory instead.
+  private func fill(_ table: Table, _ orders: Orders) throws(FileError) -> Bool {
     var table = table
-    var previous: Int? = table.indexedLast == 0 ? nil : table.indexedLast
-    var lastStart = table.indexedLastStart
-    var broken = false
-    var lineNumber: Int? = table.indexedEnd == 0 ? 1 : nil
+    var last = 0
+    var lastStart = 0
+    var lineNumber = 1
     do throws(FileError) {
-      try lines(of: orders, from: table.indexedEnd) { offset, line throws(FileError) in
+      try lines(of: orders, from: 0) { offset, line throws(FileError) in
         let order: Order
         do throws(OrderJSONError) {
           order = try OrderJSON.order(from: line)
         } catch {
-          var number = lineNumber ?? 0
-          if lineNumber == nil { number = try orders.file.lineNumber(at: offset) }
-          throw .badData(ordersPath, line: number, reason: "not an order: \(error.reason)")
+          throw .badData(
+            ordersPath, line: lineNumber, reason: "not an order: \(error.reason)")
         }
-        lineNumber = lineNumber.map { $0 + 1 }
-        if checking, previous != nil, !Order.isNumber(order.number, after: previous) {
-          broken = true
-          return false
-        }
-        previous = order.number
+        lineNumber += 1
+        last = order.number
         lastStart = offset
         if let reference = order.reference {
           do throws(SystemError) {
-            table = try insert(reference.fingerprint, offset, into: table)
+            table = try insert(reference.fingerprint, offset, into: table, orders, checking: true)
           } catch {
+            if let held = heldError {
+              heldError = nil
+              throw held
+            }
+            if error.isOutOfMemory { throw .noMemory(path, error) }
             throw .cannotWrite(path, error)
           }
         }
@@ -291,52 +373,74 @@ final class ReferenceIndex {
       }
     } catch {
       guard case .cannotWrite = error, table.identity != nil else { throw error }
-      // No room for the index: keep it in memory for this run, complete.
-      try rebuildInMemory(orders)
-      return true
+      return false  // No room for the file: the caller keeps the table in memory.
     }
-    if broken { return false }
     let lines = try fingerprints(end: orders.end, lastStart: lastStart, orders)
     do {
       try table.finish(
-        end: orders.end, lastStart: lastStart, last: previous ?? 0, lines: lines, orders,
+        end: orders.end, lastStart: lastStart, last: last, lines: lines, orders.details,
         boot: boot)
     } catch {
-      self.table = table.identity == nil ? table : nil
+      // Not marked complete: used for this run, rebuilt on the next.
     }
     return true
   }
 
-  /// Starts again from an empty table and the whole orders file.
-  private func rebuild(_ orders: Orders) throws(FileError) {
-    table = nil
-    if orders.writable, let fresh = try? Table.create(at: path, capacity: Table.minimumCapacity) {
-      table = fresh
-      // Every line as it is, numbering unchecked: a listing is where a gap is reported.
-      _ = try catchUp(fresh, orders, checking: false)
-      return
-    }
-    try rebuildInMemory(orders)
-  }
+  /// Why the last checked insert stopped: a ref held twice.
+  private var heldError: FileError?
 
-  private func rebuildInMemory(_ orders: Orders) throws(FileError) {
-    let fresh = Table.inMemory(capacity: Table.minimumCapacity)
-    table = fresh
-    _ = try catchUp(fresh, orders, checking: false)
-  }
-
-  /// Adds a slot, growing the table first when it would be more than half full.
-  private func insert(_ hash: UInt64, _ offset: Int, into table: Table) throws(SystemError)
-    -> Table
-  {
+  /// Adds a slot, growing the table first when it would be more than half full. `checking`:
+  /// another line under the same hash that holds the same ref is the store's error, thrown
+  /// as `noProgress` with the error kept in ``heldError``.
+  private func insert(
+    _ hash: UInt64, _ offset: Int, into table: Table, _ orders: Orders, checking: Bool = false
+  ) throws(SystemError) -> Table {
     var table = table
     if (table.count + 1) * 2 > table.capacity {
-      table = try table.grown(at: path)
+      table = try table.grown(at: path, like: orders.details)
       self.table = table
     }
-    // A table with no free slot despite its count is corrupt: the caller starts again.
-    guard table.insert(hash, offset) else { throw SystemError.noProgress }
-    return table
+    var failure: FileError?
+    let insertion = table.insert(hash, offset) { held in
+      guard checking else { return false }
+      let there: Order?
+      let here: Order?
+      do throws(Failure) {
+        there = try orderLine(at: held, orders)?.order
+        here = try orderLine(at: offset, orders)?.order
+      } catch {
+        failure = error.fileError
+        return true
+      }
+      guard let reference = here?.reference, there?.reference == reference else { return false }
+      do throws(FileError) {
+        failure = try heldTwice(reference, held, offset, orders)
+      } catch {
+        failure = error
+      }
+      return true
+    }
+    switch insertion {
+    case .added, .present: return table
+    case .held:
+      heldError = failure
+      throw .noProgress
+    case .full:
+      // A table with no free slot despite its count is corrupt: the caller starts again.
+      throw .noProgress
+    }
+  }
+
+  /// The error of a store that holds `reference` on the lines at `first` and `second`.
+  private func heldTwice(_ reference: Reference, _ first: Int, _ second: Int, _ orders: Orders)
+    throws(FileError) -> FileError
+  {
+    let firstLine = try orders.file.lineNumber(at: first)
+    let secondLine = try orders.file.lineNumber(at: second)
+    return .badData(
+      ordersPath, line: secondLine,
+      reason: "ref \(reference) is held twice, here and on line \(firstLine): "
+        + "a store holds each ref at most once")
   }
 
   // MARK: - Reading the orders file
@@ -358,11 +462,5 @@ final class ReferenceIndex {
       // Neither the reader nor `body` throws anything but a FileError.
       throw .unreadable(ordersPath, .shortRead)
     }
-  }
-}
-
-extension ReferenceIndex {
-  fileprivate func open(_ orders: Orders) -> Table? {
-    Table.open(at: path, writable: orders.writable)
   }
 }

@@ -149,6 +149,25 @@ public final class Descriptor: Sendable {
     try result.get()
   }
 
+  /// Writes every byte of `bytes` at `offset`, leaving the file position alone.
+  func writeAll(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
+    var done = 0
+    while done < bytes.count {
+      let result = bytes.withUnsafeBytes { buffer in
+        Result { () throws(SystemError) in
+          try retrying("pwrite") {
+            pwrite(
+              raw, buffer.baseAddress.map { $0 + done }, buffer.count - done,
+              off_t(offset + done))
+          }
+        }
+      }
+      let written = try result.get()
+      if written == 0 { throw .noProgress }
+      done += written
+    }
+  }
+
   func truncate(to size: Int) throws(SystemError) {
     _ = try retrying("ftruncate") { ftruncate(raw, off_t(size)) }
   }
@@ -201,6 +220,25 @@ extension Descriptor {
         systemOpen($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW, 0o644)
       }
     }
+    return Descriptor(raw: raw, owned: true)
+  }
+
+  /// Creates `path`, which must not exist, readable and writable by its owner only (O_EXCL:
+  /// never a file or link someone put there first, whatever its permissions).
+  static func createPrivate(_ path: FilePath) throws(SystemError) -> Descriptor {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    let flags = O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW
+    let raw = try retrying("open") { path.withCString { systemOpen($0, flags, 0o600) } }
+    return Descriptor(raw: raw, owned: true)
+  }
+
+  /// Opens an existing `path` to read, or to read and write, never through a symbolic link
+  /// and never waiting on a FIFO (the caller looks at what it opened).
+  static func openExisting(_ path: FilePath, writable: Bool) throws(SystemError) -> Descriptor {
+    guard !path.bytes.contains(0) else { throw .notAPath }
+    let flags =
+      (writable ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK
+    let raw = try retrying("open") { path.withCString { systemOpen($0, flags, 0) } }
     return Descriptor(raw: raw, owned: true)
   }
 }

@@ -24,6 +24,9 @@ public enum FileError: ShopError, Equatable, Sendable {
   /// The path stopped naming the orders file a writer held (moved, removed, replaced) after
   /// it had reported orders, and the file now there does not provably hold them.
   case replaced(FilePath, what: String, lastReported: Int)
+  /// The memory a file needs (a map of it, a table built from it) can't be had: a memory
+  /// limit (`ulimit -v`) or an exhausted machine. Never taken for a missing or damaged file.
+  case noMemory(FilePath, SystemError)
 
   public var status: ExitStatus {
     switch self {
@@ -33,6 +36,7 @@ public enum FileError: ShopError, Equatable, Sendable {
     case .badData, .full: return .dataError
     case .cannotCreate, .cannotCreateFolder: return .cannotCreate
     case .cannotWrite, .replaced: return .ioError
+    case .noMemory: return .osError
     }
   }
 
@@ -57,6 +61,8 @@ public enum FileError: ShopError, Equatable, Sendable {
     case .replaced(let path, let what, let last):
       return "\(path) \(what); order \(last) was the last one reported, and nothing more "
         + "was placed"
+    case .noMemory(let path, let error):
+      return "not enough memory for \(path): \(error.explanation) (a memory limit, ulimit -v?)"
     }
   }
 }

@@ -22,6 +22,16 @@ final class MappedFile {
     bytes = UnsafeMutableRawBufferPointer(start: base, count: length)
   }
 
+  /// `length` bytes of zeros that belong to no file: memory whose lack is an error to report,
+  /// where an allocation that fails stops the process.
+  init(anonymous length: Int) throws(SystemError) {
+    guard length > 0,
+      let base = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+      base != MAP_FAILED
+    else { throw SystemError("mmap", code: length > 0 ? errno : EINVAL) }
+    bytes = UnsafeMutableRawBufferPointer(start: base, count: length)
+  }
+
   deinit {
     _ = munmap(bytes.baseAddress, bytes.count)
   }

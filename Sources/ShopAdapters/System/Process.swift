@@ -67,6 +67,8 @@ public enum RunningProcess {
   public static func ignoreFatalSignals() {
     _ = signal(SIGPIPE, SIG_IGN)
     _ = signal(SIGXFSZ, SIG_IGN)
+    // Memory a command can't get is an exit status of its own (71), not a crash.
+    shop_exit_71_when_out_of_memory()
   }
 
   public static func exit(_ status: Int32) -> Never {

@@ -29,6 +29,10 @@ public struct SystemError: Error, Equatable, Sendable {
   }
 
   var isMissing: Bool { code == ENOENT }
+  /// No memory, or no address space, for an allocation or a map.
+  var isOutOfMemory: Bool { code == ENOMEM }
+  /// The file can be read but not written: a read-only mount, no write permission.
+  var isReadOnly: Bool { code == EROFS || code == EACCES || code == EPERM }
   var isExisting: Bool { code == EEXIST }
   var isNotAFolder: Bool { code == ENOTDIR }
   /// The reader of a pipe or socket has gone away.
@@ -42,6 +46,8 @@ public struct SystemError: Error, Equatable, Sendable {
   static let noProgress = SystemError("write", code: EIO)
   /// A file `shop` did not make is where it would replace one of its own.
   static let foreignFile = SystemError("rename", code: EEXIST)
+  /// An index whose checksums do not hold: never used, rebuilt.
+  static let damagedIndex = SystemError("read", code: EBADMSG)
   /// What writing to a standard descriptor that was closed when `shop` started would give.
   public static let closedDescriptor = SystemError("write", code: EBADF)
 }
