@@ -161,6 +161,14 @@ struct FileVoidTests {
           summary == Self.sums(of: marked.filter { range.contains($0.placedAt) }, by: grouping))
       }
     }
+    // Refs, found through the `.refs` index, against the records that hold them.
+    for record in marked where record.reference != nil {
+      var found: Order?
+      let reference = try #require(record.reference)
+      #expect(try reader.order(referenced: reference) { found = $0 })
+      #expect(found == record)
+    }
+    #expect(marked.filter { $0.reference != nil }.count > 50)
     let whole = try reader.summary(of: .all, by: .none)
     #expect(whole == Self.sums(of: marked, by: .none))
     #expect(whole.totals.voided == voidedBy.count && whole.totals.voided > 100)

@@ -206,6 +206,8 @@ extension FileOrders {
     let following = try after.withUnsafeBufferPointer { line throws(FileError) in
       try parse(line, line: nil, at: next, in: snapshot).0.number
     }
+    // The line's number only for the error: counting it reads the file up to there.
+    guard !Order.isNumber(following, after: order.number) else { return }
     try checkNumber(following, after: order.number, line: snapshot.file.lineNumber(at: next))
   }
 

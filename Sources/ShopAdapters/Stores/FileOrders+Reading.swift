@@ -73,8 +73,8 @@ extension FileOrders {
     guard var snapshot = try openSnapshot(strict: false) else { return }
     // A void comes after the order it takes back: the voids are found first, up to a line
     // that is not a record, where the listing itself stops.
-    var fault: (offset: Int, error: FileError)?
-    snapshot.voided = try voids(in: snapshot, from: 0, upToAFault: true, fault: &fault)
+    let (voided, fault) = try voids(in: snapshot, from: 0, upToAFault: true)
+    snapshot.voided = voided
     var previous: Int?
     var lineNumber = 0
     func check(_ number: Int) throws {

@@ -11,11 +11,15 @@ extension FileOrders {
   /// voids of one order, or a void of a void met here, are a file `shop` did not write.
   /// `upToAFault`: a line that is not a record, or such a void, ends the search instead of
   /// throwing, for a full listing, which lists the lines before it and then stops there: the
-  /// fault is kept in `fault`, with where it is, for the listing to throw when it gets there.
-  func voids(
-    in snapshot: Snapshot, from start: Int, upToAFault: Bool = false,
-    fault: UnsafeMutablePointer<(offset: Int, error: FileError)?>? = nil
-  ) throws -> [Int: Int] {
+  /// fault is returned, with where it is, for the listing to throw when it gets there.
+  func voids(in snapshot: Snapshot, from start: Int) throws -> [Int: Int] {
+    try voids(in: snapshot, from: start, upToAFault: false).voided
+  }
+
+  func voids(in snapshot: Snapshot, from start: Int, upToAFault: Bool) throws -> (
+    voided: [Int: Int], fault: (offset: Int, error: FileError)?
+  ) {
+    var fault: (offset: Int, error: FileError)?
     var found: [Int: Int] = [:]
     var at = start
     var voidNumbers: Set<Int> = []
@@ -49,9 +53,9 @@ extension FileOrders {
       }
     } catch let error as FileError {
       guard upToAFault, case .badData = error else { throw error }
-      fault?.pointee = (at, error)
+      fault = (at, error)
     }
-    return found
+    return (found, fault)
   }
 
   /// Records the void `draft` under the lock that numbers orders: what the core's rule
