@@ -429,9 +429,9 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
         path, what: "was moved away or removed while shop was writing it",
         lastReported: lastReported)
     }
+    // Read as any reader reads it: a snapshot opened at the path, now that `writer` is gone.
     var holds = false
-    let now = FileOrders(path: path)
-    _ = try? now.order(numbered: lastReported) { order in
+    _ = try? order(numbered: lastReported) { order in
       holds = order.unmarked == lastReportedOrder
     }
     guard holds else {
