@@ -10,37 +10,19 @@ import ShopCore
 /// there.
 func runShop(
   arguments: [[UInt8]], environment: Environment, streams: StandardStreams, clock: any WallClock,
-  libpq: String = PostgresOrders.standardLibrary
+  libpq: String = PostgresOrders.standardLibrary, parts: Parts = Parts()
 ) -> ExitStatus {
   let errors = DescriptorOutput(descriptor: streams.errors, name: "standard error")
-  // The stores shop must never print into: the one the environment alone names (the store of
-  // every command without `--orders`, even when this one uses another or `--memory`), any
-  // file the command line gives to `--orders`, read or not (`--help` reads no store), and
-  // the store chosen, once the command line is read.
-  let named = CommandLineDescription.shop.values(of: .orders, in: arguments).map(FilePath.init)
-  var stores = [chooseStore(flag: nil, memory: false, environment).value.path].compactMap { $0 }
-  stores += named
+  let keeper = OrdersFileGuard(arguments: arguments, environment: environment, streams: streams)
   var status: ExitStatus
   do {
     let invocation = try Invocation(parsing: arguments, now: clock.now())
-    if let (flag, memory) = invocation.storeOptions,
-      let path = chooseStore(flag: flag, memory: memory, environment).value.path
-    {
-      stores.append(path)
-    }
-    // Nothing shop prints may land among the orders: not a report, and not a listing, a help
-    // or an explanation either (`shop orders --explain >> orders.jsonl`).
-    for path in stores {
-      if let stream = streams.stream(writingTo: path) {
-        throw FileError.sharedWithStream(path, stream: stream)
-      }
-    }
-    status = try Root(environment: environment, streams: streams, clock: clock, libpq: libpq)
-      .run(invocation)
+    let root = Root(
+      environment: environment, streams: streams, clock: clock, libpq: libpq, parts: parts,
+      keeper: keeper)
+    status = try root.run(invocation)
   } catch let error as ShopError {
     status = error.status
-    // An error printed into an orders file (`2>> orders.jsonl`) would corrupt it.
-    let intoTheStore = stores.contains(where: streams.errorsWriteTo)
     // A library's or a server's words may hold a control character, as may a URI's parts.
     var message = error.message
     if let count = error.newestToCheck {
@@ -48,7 +30,7 @@ func runShop(
       let listing = CommandLineDescription.listingNewest("\(count)")
       message += "; check with `\(listing)` before placing \(them) again"
     }
-    if !message.isEmpty, !intoTheStore {
+    if !message.isEmpty, keeper.errorsMayBePrinted {
       errors.write("Error: \(TerminalText.lines(message))\n")
     }
   } catch {
@@ -60,6 +42,19 @@ func runShop(
   return status
 }
 
+/// Parts of the real root replaced, for a test: a part left nil is built as the command line
+/// chooses, so `Parts()` is the real root. `catalog` prices `place` and `batch`; `orders`
+/// saves their orders (the fast batch path is for the real file store only).
+struct Parts {
+  var catalog: (any Catalog)?
+  var orders: (any Orders)?
+
+  init(catalog: (any Catalog)? = nil, orders: (any Orders)? = nil) {
+    self.catalog = catalog
+    self.orders = orders
+  }
+}
+
 /// The wiring: one visible function per choice (which catalog, which store, which report),
 /// each building what the decisions in Choices.swift chose, and one app per command.
 private struct Root {
@@ -67,9 +62,14 @@ private struct Root {
   let streams: StandardStreams
   let clock: any WallClock
   let libpq: String
+  let parts: Parts
+  let keeper: OrdersFileGuard
 
+  /// Choose, build, run, report. A command that uses a store chooses it once, in ``admit``,
+  /// before anything is built or printed.
   func run(_ invocation: Invocation) throws -> ExitStatus {
     let commandLine = CommandLineDescription.shop
+    try keeper.check()
     switch invocation {
     case .help(let command):
       let described = command.flatMap { commandLine.command(named: $0.rawValue) }
@@ -84,19 +84,23 @@ private struct Root {
       return try show(line + "\n")
 
     case .place(let options, let cart, let reference):
-      if options.explain { return try show(explain(options, input: nil)) }
-      switch try makePlaceOrder(options).place(cart, reference: reference) {
+      let store = try admit(options.ordersPath, memory: options.memory)
+      let catalog = chooseCatalog(flag: options.catalogPath, environment)
+      if options.explain { return try show(explain(options, catalog, store, input: nil)) }
+      switch try makePlaceOrder(options, catalog, store).place(cart, reference: reference) {
       case .placed, .alreadyPlaced: return .success
       case .unknown, .malformed, .conflict: return .rejected
       case .tooLarge: throw OrderTooLarge()
       }
 
     case .batch(let options, let path):
-      if options.explain { return try show(explain(options, input: path)) }
-      return try makeBatch(options, path: path).run() == 0 ? .success : .rejected
+      let store = try admit(options.ordersPath, memory: options.memory)
+      let catalog = chooseCatalog(flag: options.catalogPath, environment)
+      if options.explain { return try show(explain(options, catalog, store, input: path)) }
+      return try makeBatch(options, catalog, store, path: path).run() == 0 ? .success : .rejected
 
     case .void(let options, let number, let reference):
-      let store = chooseStore(flag: options.ordersPath, memory: false, environment)
+      let store = try admit(options.ordersPath, memory: false)
       if options.explain {
         return try show(
           Explanation.void(store, report: chooseReport(options.report), clock: clock, libpq: libpq)
@@ -108,7 +112,7 @@ private struct Root {
       }
 
     case .orders(let options):
-      let store = chooseStore(flag: options.ordersPath, memory: false, environment)
+      let store = try admit(options.ordersPath, memory: false)
       if options.explain {
         return try show(Explanation.orders(store, listing: options.listingWhy, libpq: libpq).text)
       }
@@ -116,21 +120,22 @@ private struct Root {
       let style: OrderListing.Style = options.json ? .json : options.csv ? .csv : .text
       let history = try makeStore(store)
       let listing = OrderListing(
-        output: output, style: style, lines: history as? any StoredOrderLines,
+        output: output, style: style, lines: history.storedLines,
         notes: DescriptorOutput(descriptor: streams.errors, name: "standard error"))
-      let missing = try ListOrders(history: history, listing: listing)
+      let missing = try ListOrders(history: history.orders, listing: listing)
         .run(options.selection, in: options.range, holding: options.sku)
       return missing == 0 ? .success : .rejected
 
     case .summary(let options):
-      let store = chooseStore(flag: options.ordersPath, memory: false, environment)
+      let store = try admit(options.ordersPath, memory: false)
       if options.explain {
         return try show(Explanation.orders(store, listing: options.summaryWhy, libpq: libpq).text)
       }
       let style: SummaryListing.Style = options.json ? .json : options.csv ? .csv : .text
       let report = SummaryListing(output: try streams.listing(), style: style)
       try Summarise(
-        history: try makeStore(store), report: report, by: options.grouping, sku: options.sku
+        history: try makeStore(store).orders, report: report, by: options.grouping,
+        sku: options.sku
       ).summarise(options.range)
       return .success
 
@@ -138,58 +143,68 @@ private struct Root {
       let catalog = chooseCatalog(flag: path, environment)
       if explain { return try show(Explanation.catalog(catalog, json: json).text) }
       let output = try streams.listing()
-      CatalogListing(output: output, json: json).list(try makeCatalog(catalog.value))
+      CatalogListing(output: output, json: json).list(try makeCatalog(catalog))
       try output.flush()
       return .success
     }
   }
 
-  /// Which catalog: a file, or the built-in prices.
-  func makeCatalog(_ source: CatalogSource) throws -> any Catalog {
-    switch source {
+  /// The store a command's `--orders` (or `--memory`) chooses, chosen once and shown to the
+  /// guard before anything is built or printed.
+  func admit(_ flag: FilePath?, memory: Bool) throws -> Chosen<StoreSource> {
+    let store = chooseStore(flag: flag, memory: memory, environment)
+    try keeper.check(adding: store)
+    return store
+  }
+
+  /// Which catalog: a file, or the built-in prices, unless a test replaced it.
+  func makeCatalog(_ source: Chosen<CatalogSource>) throws -> any Catalog {
+    if let catalog = parts.catalog { return catalog }
+    switch source.value {
     case .file(let path): return try FileCatalog(path: path)
     case .builtIn: return MemoryCatalog(entries: MemoryCatalog.builtInEntries)
     }
   }
 
-  /// Which store, for place, batch and orders alike. A URI is never taken for a path: no
-  /// file named `postgres:` is ever made.
-  func makeStore(_ source: Chosen<StoreSource>) throws -> any Orders & OrderHistory {
+  /// Which store, for every command that has one. A URI is never taken for a path: no file
+  /// named `postgres:` is ever made.
+  func makeStore(_ source: Chosen<StoreSource>) throws -> BuiltStore {
     switch source.value {
-    case .memory: return MemoryOrders()
-    case .file(let path): return try FileOrders(path: path, streams: streams.files)
+    case .memory: return .memory(MemoryOrders())
+    case .file(let path): return .file(try FileOrders(path: path, streams: streams.files))
     case .postgreSQL(let uri):
-      return PostgresOrders(
-        uri: uri, library: libpq,
-        connectTimeoutVariable: environment.pgConnectTimeout.map {
-          String(decoding: $0, as: UTF8.self)
-        })
+      return .postgreSQL(
+        PostgresOrders(
+          uri: uri, library: libpq,
+          connectTimeoutVariable: environment.pgConnectTimeout.map {
+            String(decoding: $0, as: UTF8.self)
+          }))
     case .notAURI(let text, let why): throw NotAURI(text: text, why: why, from: source.why)
     case .nowhere: throw NoOrdersLocation()
     }
   }
 
   /// Which report: loud text, quiet, or JSON, each writing where the root says.
-  func makeReport(_ style: ReportStyle) throws -> any Report {
+  func makeReport(_ style: ReportStyle) throws -> BuiltReport {
     switch style {
-    case .text: return TextReport(output: try streams.reports())
+    case .text: return .text(TextReport(output: try streams.reports()))
     case .quiet:
-      return QuietReport(
-        errors: DescriptorOutput(
-          descriptor: streams.errors, name: "standard error"))
-    case .json: return JSONReport(output: try streams.reports())
+      return .quiet(
+        QuietReport(errors: DescriptorOutput(descriptor: streams.errors, name: "standard error")))
+    case .json: return .json(JSONReport(output: try streams.reports()))
     }
   }
 
-  /// The app of `place` and `batch`. The report comes first, so a closed standard output
-  /// stops the command before a catalog or store is touched; the store (which touches no file
-  /// yet) before the catalog is read, so a command with no place for its orders stops with 73
+  /// The app of `place`. The report comes first, so a closed standard output stops the
+  /// command before a catalog or store is touched; the store (which touches no file yet)
+  /// before the catalog is read, so a command with no place for its orders stops with 73
   /// whatever its catalog, as `--explain` says it would.
-  func makePlaceOrder(_ options: PlacementOptions) throws -> PlaceOrder {
-    let report = try makeReport(options.report)
-    let orders = try makeStore(
-      chooseStore(flag: options.ordersPath, memory: options.memory, environment))
-    let catalog = try makeCatalog(chooseCatalog(flag: options.catalogPath, environment).value)
+  func makePlaceOrder(
+    _ options: PlacementOptions, _ catalog: Chosen<CatalogSource>, _ store: Chosen<StoreSource>
+  ) throws -> PlaceOrder {
+    let report = try makeReport(options.report).report
+    let orders = try parts.orders ?? makeStore(store).orders
+    let catalog = try makeCatalog(catalog)
     return PlaceOrder(catalog: catalog, orders: orders, clock: clock, report: report)
   }
 
@@ -202,46 +217,58 @@ private struct Root {
     case .quiet: report = VoidListing(output: try streams.reports(), style: .quiet)
     case .json: report = VoidListing(output: try streams.reports(), style: .json)
     }
-    return VoidOrder(orders: try makeVoids(store), clock: clock, report: report)
-  }
-
-  /// Which store records voids: the one `place` would use.
-  func makeVoids(_ source: Chosen<StoreSource>) throws -> any OrderVoids {
-    switch source.value {
-    case .memory: return MemoryOrders()
-    case .file(let path): return try FileOrders(path: path, streams: streams.files)
+    let orders: any OrderVoids
+    switch try makeStore(store) {
+    case .memory(let memory): orders = memory
+    case .file(let file): orders = file
     case .postgreSQL: throw VoidNotOnPostgreSQL()
-    case .notAURI(let text, let why): throw NotAURI(text: text, why: why, from: source.why)
-    case .nowhere: throw NoOrdersLocation()
     }
+    return VoidOrder(orders: orders, clock: clock, report: report)
   }
 
   /// The app of `batch`: quiet or loud text into a file, priced straight from the input's
   /// bytes (``PricedBatch``); otherwise one request at a time. Built in the order of `place`'s,
-  /// the input opened last.
-  func makeBatch(_ options: PlacementOptions, path: FilePath?) throws -> PlaceBatch {
+  /// the input opened last. The one `PlaceOrder` serves both ways.
+  func makeBatch(
+    _ options: PlacementOptions, _ catalog: Chosen<CatalogSource>, _ store: Chosen<StoreSource>,
+    path: FilePath?
+  ) throws -> PlaceBatch {
     let report = try makeReport(options.report)
-    let orders = try makeStore(
-      chooseStore(flag: options.ordersPath, memory: options.memory, environment))
-    let catalog = try makeCatalog(chooseCatalog(flag: options.catalogPath, environment).value)
+    // A replaced store has no fast path: it is used as any store is.
+    let orders: any Orders
+    let built: BuiltStore?
+    if let replaced = parts.orders {
+      (orders, built) = (replaced, nil)
+    } else {
+      let made = try makeStore(store)
+      (orders, built) = (made.orders, made)
+    }
+    let catalog = try makeCatalog(catalog)
     let opened = try path.map { path throws(FileError) in try BatchInput(path: path) }
     let input = try opened ?? streams.batchInput()
-    if let priced = report as? any PricedReport, let file = orders as? FileOrders {
-      return PlaceBatch(
-        groups: PricedBatch(
-          input: input, catalog: catalog, store: file, clock: clock, report: priced))
+    let placeOrder = PlaceOrder(
+      catalog: catalog, orders: orders, clock: clock, report: report.report)
+    switch built {
+    case .file(let file):
+      if let priced = report.priced {
+        return PlaceBatch(
+          groups: PricedBatch(
+            input: input, catalog: catalog, store: file, clock: clock, report: priced,
+            placeOrder: placeOrder))
+      }
+    case .memory, .postgreSQL, nil: break
     }
-    return PlaceBatch(
-      source: input,
-      placeOrder: PlaceOrder(catalog: catalog, orders: orders, clock: clock, report: report))
+    return PlaceBatch(source: input, placeOrder: placeOrder)
   }
 
-  /// What `--explain` prints for `place` and `batch`: the same decisions, not built.
-  func explain(_ options: PlacementOptions, input: FilePath??) -> String {
+  /// What `--explain` prints for `place` and `batch`: the decisions made, not built.
+  func explain(
+    _ options: PlacementOptions, _ catalog: Chosen<CatalogSource>, _ store: Chosen<StoreSource>,
+    input: FilePath??
+  ) -> String {
     Explanation.placement(
-      input: input, catalog: chooseCatalog(flag: options.catalogPath, environment),
-      store: chooseStore(flag: options.ordersPath, memory: options.memory, environment),
-      report: chooseReport(options.report), clock: clock, libpq: libpq
+      input: input, catalog: catalog, store: store, report: chooseReport(options.report),
+      clock: clock, libpq: libpq
     ).text
   }
 
@@ -254,11 +281,51 @@ private struct Root {
   }
 }
 
-extension StoreSource {
-  /// The file it names, if it is one.
-  var path: FilePath? {
-    if case .file(let path) = self { return path }
-    return nil
+/// What ``Root/makeStore(_:)`` built: a closed set, so each fast path is chosen by a `switch`
+/// the compiler checks, and a new store that lacks a case does not compile.
+enum BuiltStore {
+  case memory(MemoryOrders)
+  case file(FileOrders)
+  case postgreSQL(PostgresOrders)
+
+  var orders: any Orders & OrderHistory {
+    switch self {
+    case .memory(let store): return store
+    case .file(let store): return store
+    case .postgreSQL(let store): return store
+    }
+  }
+
+  /// The store as a listing copies its lines, for the one that keeps them as `--json` prints.
+  var storedLines: (any StoredOrderLines)? {
+    switch self {
+    case .file(let store): return store
+    case .memory, .postgreSQL: return nil
+    }
+  }
+}
+
+/// What ``Root/makeReport(_:)`` built, closed as ``BuiltStore`` is.
+enum BuiltReport {
+  case text(TextReport)
+  case quiet(QuietReport)
+  case json(JSONReport)
+
+  var report: any Report {
+    switch self {
+    case .text(let report): return report
+    case .quiet(let report): return report
+    case .json(let report): return report
+    }
+  }
+
+  /// The report as the fast batch path tells it: only of placed orders' numbers and payables.
+  var priced: (any PricedReport)? {
+    switch self {
+    case .text(let report): return report
+    case .quiet(let report): return report
+    case .json: return nil
+    }
   }
 }
 

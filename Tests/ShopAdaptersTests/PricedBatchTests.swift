@@ -68,13 +68,13 @@ struct PricedBatchTests {
     fast: Bool, _ source: BatchInput, catalog: any Catalog, store: FileOrders,
     clock: any WallClock, report: any PricedReport
   ) -> PlaceBatch {
-    fast
+    let placeOrder = PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report)
+    return fast
       ? PlaceBatch(
         groups: PricedBatch(
-          input: source, catalog: catalog, store: store, clock: clock, report: report))
-      : PlaceBatch(
-        source: source,
-        placeOrder: PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report))
+          input: source, catalog: catalog, store: store, clock: clock, report: report,
+          placeOrder: placeOrder))
+      : PlaceBatch(source: source, placeOrder: placeOrder)
   }
 
   let catalog = MemoryCatalog(

@@ -2,7 +2,7 @@ import ShopCore
 import ShopTestSupport
 import Testing
 
-/// Each test builds its own small composition root from fakes, as main.swift builds the real one.
+/// Each test builds its own small composition root from fakes, as `runShop` builds the real one.
 struct PlaceOrderTests {
   let noon = Timestamp(secondsSince1970: 1_796_040_000)
 

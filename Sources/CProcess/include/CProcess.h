@@ -9,6 +9,12 @@ int shop_process_argc(void);
 /// The arguments, NULL-terminated; NULL if start-up passed none.
 char *const *shop_process_argv(void);
 
+// Extended attributes, which Swift's Glibc module leaves out (Darwin's has them): where the
+// orders file keeps the record that its times are in order (FileOrders+TimeOrder.swift).
+#if defined(__linux__)
+#include <sys/xattr.h>
+#endif
+
 /// Makes an abort that follows a failed allocation (errno ENOMEM: the Swift runtime aborts when
 /// it can't allocate) exit 71 with a message instead of dying of SIGABRT; any other abort
 /// stays an abort.

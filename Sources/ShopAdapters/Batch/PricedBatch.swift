@@ -9,7 +9,8 @@ import ShopCore
 /// `Order` made, no `String` per SKU and no allocation per line (a line's `@REF` is one
 /// ``Reference``, which the file's index needs). A group with any other line (an unknown SKU,
 /// a mistake, a total too large, a ref given twice or already held) is placed the plain way,
-/// by ``PlaceOrder``, which says what is wrong. The report is quiet or loud text
+/// by the ``PlaceOrder`` the root wired to the same catalog, store and report, which says what
+/// is wrong. The report is quiet or loud text
 /// (``PricedReport``): of a placed order it tells only the number and payable, which the
 /// group has without an `Order`. A differential test keeps the two ways equal, byte for byte,
 /// in the file and in both reports.
@@ -23,15 +24,17 @@ public final class PricedBatch: BatchGroups {
   /// Kept between groups, so its storage is reused.
   private var group: Group
 
+  /// `placeOrder` is the plain way, built by the root from the same `catalog`, `store`,
+  /// `clock` and `report`: this adapter builds no use case of its own.
   public init(
     input: BatchInput, catalog: any Catalog, store: FileOrders, clock: any WallClock,
-    report: any PricedReport
+    report: any PricedReport, placeOrder: PlaceOrder
   ) {
     self.input = input
     self.store = store
     self.clock = clock
     self.report = report
-    self.placeOrder = PlaceOrder(catalog: catalog, orders: store, clock: clock, report: report)
+    self.placeOrder = placeOrder
     self.table = SKUTable(catalog.entries)
     self.group = Group(table: table)
   }

@@ -65,11 +65,13 @@ public final class OrderListing: Listing {
     if buffer.count >= OrderListing.deliveryBytes { try deliver(complete: false) }
   }
 
-  /// Every order of `history`, for `--json` of a whole store that keeps its lines: each line
-  /// copied as it is checked (``StoredOrderLines/readAllLines(_:orders:)``); other stores and
-  /// styles visit each order. ``ListOrders`` delivers, at the end and after an error.
+  /// Every order of `history`, for `--json` of a whole store that keeps its lines (the root
+  /// hands that store in as `lines`): each line copied as it is checked
+  /// (``StoredOrderLines/readAllLines(_:orders:)``); other stores and styles visit each order.
+  /// ``ListOrders`` delivers, at the end and after an error.
   public func listEvery(in history: any OrderHistory) throws {
-    guard style == .json, let store = history as? any StoredOrderLines else {
+    guard style == .json, let store = lines, ObjectIdentifier(store) == ObjectIdentifier(history)
+    else {
       return try history.readAll(list)
     }
     try store.readAllLines(

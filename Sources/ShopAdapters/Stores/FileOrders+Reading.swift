@@ -136,13 +136,14 @@ extension FileOrders {
 
   /// Visits the orders of the lines from `start` to the end of `snapshot`, checking their
   /// numbering: from the first line it is known to start at 1001; from a later one, only the
-  /// lines read can be checked against each other, so the cost does not grow with the file.
+  /// lines read can be checked against each other (and against `previous`, the number of the
+  /// line before `start`, when the caller read it), so the cost does not grow with the file.
   func visitChecked(
-    _ snapshot: Snapshot, from start: Int,
+    _ snapshot: Snapshot, from start: Int, following previous: Int? = nil,
     _ visit: (Order) throws -> Void
   ) throws {
-    var checking = start == 0
-    var previous: Int?
+    var checking = start == 0 || previous != nil
+    var previous = previous
     try snapshot.lines(from: start, firstLine: start == 0 ? 1 : nil) { offset, number, bytes in
       let (order, stored) = try parse(bytes, line: number, at: offset, in: snapshot)
       if checking, !Order.isNumber(order.number, after: previous) {
@@ -181,12 +182,14 @@ extension FileOrders {
     }
   }
 
-  /// The offset of the first line whose order `isAtOrPast` holds for (the end of the snapshot
-  /// when none): for a test that holds from some line on, as numbers and, in a file this
-  /// version wrote, times do. A bisection by offset, then a scan of the last small stretch;
-  /// every line it reads is parsed as strictly as any reader parses it.
-  func firstLine(in snapshot: Snapshot, where isAtOrPast: (Order) -> Bool) throws -> Int {
-    var low = 0  // Every line that starts before `low` is before the one sought.
+  /// The offset of the first line from `start` (a line's start) whose order `isAtOrPast` holds
+  /// for (the end of the snapshot when none): for a test that holds from some line on, as
+  /// numbers do, and times within a run (``TimeRuns``). A bisection by offset, then a scan of
+  /// the last small stretch; every line it reads is parsed as strictly as any reader parses it.
+  func firstLine(in snapshot: Snapshot, from start: Int = 0, where isAtOrPast: (Order) -> Bool)
+    throws -> Int
+  {
+    var low = start  // Every line that starts before `low` is before the one sought.
     var high = snapshot.end  // No line that starts in low..<high is known yet.
     var found = snapshot.end  // The first line known to be at or past it.
     while high - low > 4096 {

@@ -165,6 +165,9 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
       {
         lastReportedOrder = order
       }
+      // The times' record first: writing it changes the file's ctime, which the index's
+      // header records as the file's state when it records the new refs.
+      if let times = appended.times { record(times, for: file) }
       appended.recordReferences()
       return appended.placements
     }
@@ -177,13 +180,14 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   private static let maximumReopenings = 100
 
   /// What ``append(_:to:)`` did: each draft's placement, the new orders written and synced,
-  /// the size to cut the file back to if they must be taken back, and the index update to
-  /// make once they are known to be in the file at the path.
+  /// the size to cut the file back to if they must be taken back, and the index update and
+  /// the record of the times' order to make once they are known to be in the file at the path.
   struct Appended {
     let placements: [Placement]
     /// The number of the last new order; nil when there is none.
     let lastNumber: Int?
     let restore: Int
+    var times: TimeRuns? = nil
     let recordReferences: () -> Void
   }
 
@@ -210,8 +214,11 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
       return order
     }
     guard let plan else { throw .full(path, OrdersFull(last: ends.last?.number ?? 0)) }
+    var times = timeRunsBeforeAppend(to: file, ends: ends)
     guard !plan.new.isEmpty else {
-      return Appended(placements: plan.placements, lastNumber: nil, restore: fileEnd) {}
+      return Appended(
+        placements: plan.placements, lastNumber: nil, restore: fileEnd, times: times
+      ) {}
     }
     var restore = fileEnd
     if case .torn(let start) = ends.tail { restore = start }
@@ -224,6 +231,7 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     if unterminated != nil { pending.append(UInt8(ascii: "\n")) }
     for order in plan.new {
       lastLineStart = pending.count
+      times?.append(time: order.placedAt.secondsSince1970, at: restore + pending.count)
       if let reference = order.reference { offsets.append((reference, restore + pending.count)) }
       encoder.append(order, to: &pending)
     }
@@ -249,7 +257,7 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     }
     return Appended(
       placements: plan.placements, lastNumber: plan.new.last?.number, restore: restore,
-      recordReferences: record)
+      times: times, recordReferences: record)
   }
 
   /// As ``append(_:to:)`` for a priced group, which writes its lines itself; `refused` when
@@ -289,19 +297,24 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     pending.removeAll(keepingCapacity: true)
     // A last line that is a whole order missing only its newline is completed, never cut.
     if case .whole = ends.tail { pending.append(UInt8(ascii: "\n")) }
-    // Each order no earlier than the one before it, as ``Draft/stamped(notBefore:)`` says.
-    let placedAt = ends.last.map { max($0.placedAt, now) } ?? now
+    // Each order no earlier than the one before it, within the bound ``Draft/stamped(notBefore:)``
+    // keeps.
+    let placedAt = now.stamped(notBefore: ends.last?.placedAt)
     var offsets: [(Reference, Int)] = []
     if indexed != nil, let reference = unterminated?.reference {
       offsets.append((reference, linesEnd))
     }
+    // Every line of the group has the one time: its first line says where it starts.
+    var times = timeRunsBeforeAppend(to: file, ends: ends)
+    times?.append(time: placedAt.secondsSince1970, at: restore + pending.count)
     lastLineStart = group.write(
       numberedFrom: first, placedAt: placedAt, to: &pending, references: &offsets,
       at: restore)
     try file.append(pending, at: restore, size: fileEnd, syncingFolder: ends.last == nil)
     let end = restore + pending.count
     let lastStart = restore + lastLineStart
-    return Appended(placements: [], lastNumber: lastNumber, restore: restore) { [offsets] in
+    return Appended(placements: [], lastNumber: lastNumber, restore: restore, times: times) {
+      [offsets] in
       guard let indexed else {
         self.advanceIndex(
           before, linesEnd: linesEnd, end: end, lastStart: lastStart, last: lastNumber,
@@ -416,9 +429,9 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
         path, what: "was moved away or removed while shop was writing it",
         lastReported: lastReported)
     }
+    // Read as any reader reads it: a snapshot opened at the path, now that `writer` is gone.
     var holds = false
-    let now = FileOrders(path: path)
-    _ = try? now.order(numbered: lastReported) { order in
+    _ = try? order(numbered: lastReported) { order in
       holds = order.unmarked == lastReportedOrder
     }
     guard holds else {

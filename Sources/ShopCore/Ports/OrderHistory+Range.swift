@@ -13,18 +13,11 @@ extension OrderHistory {
       return
     }
     guard last > 0 else { return }
-    var newest: [Order] = []
-    var oldest = 0  // Where the oldest kept order is, once `newest` is full.
+    var newest = NewestOrders(keeping: last)
     try readAll { order in
-      guard range.contains(order.placedAt) else { return }
-      if newest.count < last {
-        newest.append(order)
-      } else {
-        newest[oldest] = order
-        oldest = (oldest + 1) % last
-      }
+      if range.contains(order.placedAt) { newest.add(order) }
     }
-    for index in 0..<newest.count { try visit(newest[(oldest + index) % newest.count]) }
+    try newest.visit(visit)
   }
 
   /// Sums the orders of `range` as they are read, by the core's rule (``SummaryTally``).
@@ -32,5 +25,33 @@ extension OrderHistory {
     var tally = SummaryTally(by: grouping)
     try orders(in: range, last: nil) { order in try tally.add(order) }
     return tally.summary
+  }
+}
+
+/// The newest orders of those added, at most `limit` of them, kept in a ring: what a range
+/// with `--last` keeps while it reads every order, in memory bounded by `limit`.
+public struct NewestOrders {
+  private let limit: Int
+  private var orders: [Order] = []
+  /// Where the oldest kept order is, once the ring is full.
+  private var oldest = 0
+
+  public init(keeping limit: Int) {
+    self.limit = max(0, limit)
+  }
+
+  public mutating func add(_ order: Order) {
+    guard limit > 0 else { return }
+    if orders.count < limit {
+      orders.append(order)
+    } else {
+      orders[oldest] = order
+      oldest = (oldest + 1) % limit
+    }
+  }
+
+  /// Visits the orders kept, oldest first.
+  public func visit(_ visit: (Order) throws -> Void) rethrows {
+    for index in 0..<orders.count { try visit(orders[(oldest + index) % orders.count]) }
   }
 }
