@@ -14,12 +14,13 @@ extension PostgresConnection {
   }
 
   /// Sends BEGIN and shop's settings (``opening``), `statements` and COMMIT in one round
-  /// trip (libpq's pipeline mode), then reads every answer. Each statement sees the ones before it, so a lock taken by one holds
-  /// for the next.
-  func runInOneTrip(_ statements: [Statement]) -> CommitOutcome {
+  /// trip (libpq's pipeline mode), then reads every answer. Each statement sees the ones
+  /// before it, so a lock taken by one holds for the next. `begun`: the transaction was
+  /// opened, with the opening, by an earlier trip; only `statements` and COMMIT are sent.
+  func runInOneTrip(_ statements: [Statement], begun: Bool = false) -> CommitOutcome {
     guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
-    var opening = self.opening
-    if !holdsTransactions {
+    var opening = begun ? [] : self.opening
+    if !holdsTransactions && !begun {
       // The first time, the opening goes alone and its answer is read: a pooler in statement
       // mode refuses a transaction that outlives its round trip, before anything can be saved.
       do {
