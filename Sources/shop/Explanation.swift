@@ -56,9 +56,23 @@ struct Explanation {
     return explanation
   }
 
-  static func orders(_ store: Chosen<StoreSource>, listing: String, libpq: String) -> Explanation {
+  static func orders(
+    _ store: Chosen<StoreSource>, wait: Chosen<ReadWaitBound>, listing: String, libpq: String
+  ) -> Explanation {
     var explanation = Explanation()
     explanation.add(store, libpq: libpq)
+    // Only a file has a writer's lock to wait for.
+    if case .file = store.value {
+      switch wait.value {
+      case .seconds(let seconds):
+        explanation.lines.append(
+          ("wait", "at most \(seconds) s for a writer's lock, then 75 (\(wait.why))"))
+      case .invalid(let value):
+        let error = BadReadWait(value: value)
+        explanation.lines.append(
+          ("wait", "none: the command would stop with \(error.status.rawValue): \(error.message)"))
+      }
+    }
     explanation.lines.append(("listing", listing))
     return explanation
   }
