@@ -130,6 +130,9 @@ public final class PostgresOrders: Orders, OrderHistory {
       where error.sqlState == "42P01" || error.sqlState == "42703"
     {  // undefined_table; undefined_column: a table made before refs
       _ = try? connection.run("ROLLBACK")
+      // A role's tiny idle_in_transaction_session_timeout can end the session between the
+      // refusal and the ROLLBACK: nothing was in flight, so a new connection takes its place.
+      let connection = try connect()
       try createTable(on: connection)
       schemaChecked = false  // What was made is checked as any table is: a temporary one too.
       return try body(connection)
