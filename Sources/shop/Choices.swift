@@ -108,6 +108,29 @@ func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
     value: .nowhere, why: (["$SHOP_ORDERS unset"] + ignored).joined(separator: "; "))
 }
 
+/// How long a read command waits for the lock a writer holds on an orders file.
+enum ReadWaitBound: Equatable {
+  case seconds(Int)
+  /// `$SHOP_TIMEOUT` is not a whole number of seconds from 0 to a day: a usage error.
+  case invalid([UInt8])
+}
+
+/// How long `orders` and `summary` wait for a writer's lock on an orders file:
+/// `$SHOP_TIMEOUT` seconds (0: not at all), else ``ReadWait/defaultSeconds``. Empty counts as
+/// unset.
+func chooseReadWait(_ environment: Environment) -> Chosen<ReadWaitBound> {
+  guard let value = environment.shopTimeout, !value.isEmpty else {
+    return Chosen(
+      value: .seconds(ReadWait.defaultSeconds), why: "default; $SHOP_TIMEOUT for another")
+  }
+  // Digits only: no sign, space or fraction, and never more than a day.
+  guard value.count <= 5, value.allSatisfy({ (0x30...0x39).contains($0) }),
+    let seconds = Int(String(decoding: value, as: UTF8.self)),
+    seconds <= ReadWait.maximumSeconds
+  else { return Chosen(value: .invalid(value), why: "from $SHOP_TIMEOUT") }
+  return Chosen(value: .seconds(seconds), why: "from $SHOP_TIMEOUT")
+}
+
 /// Which report, from `-q` and `--json`.
 func chooseReport(_ style: ReportStyle) -> Chosen<ReportStyle> {
   switch style {
@@ -120,4 +143,31 @@ func chooseReport(_ style: ReportStyle) -> Chosen<ReportStyle> {
   case .quiet: return Chosen(value: .quiet, why: "from \(OptionDescription.quiet.shortest)")
   case .json: return Chosen(value: .json, why: "from \(OptionDescription.json.long)")
   }
+}
+
+/// How `orders` or `summary` prints: `--json`, `--csv`, else text. For text, the reason names
+/// only the forms this selection could take instead: a count is a number, and numbers have no
+/// CSV.
+func chooseListing(_ style: ListingStyle, selection: OrderSelection = .all) -> Chosen<ListingStyle>
+{
+  let json = OptionDescription.json.long
+  let csv = OptionDescription.csv.long
+  switch (style, selection) {
+  case (.json, _): return Chosen(value: .json, why: "from \(json)")
+  case (.csv, _): return Chosen(value: .csv, why: "from \(csv)")
+  case (.text, .count): return Chosen(value: .text, why: "a count has no other form")
+  case (.text, .numbers): return Chosen(value: .text, why: "default; \(json)")
+  case (.text, .all), (.text, .last), (.text, .reference):
+    return Chosen(value: .text, why: "default; \(json) or \(csv)")
+  }
+}
+
+/// How `summary` groups its rows: by what `--by` names, else one line of sums.
+func chooseGrouping(_ grouping: Summary.Grouping) -> Chosen<Summary.Grouping> {
+  let by = OptionDescription.by.long
+  guard let word = grouping.word else {
+    let rows = Summary.Grouping.words.map { "\(by) \($0)" }.joined(separator: " or ")
+    return Chosen(value: grouping, why: "default; \(rows) for rows")
+  }
+  return Chosen(value: grouping, why: "from \(by) \(word)")
 }
