@@ -17,6 +17,22 @@ extension PostgresConnection {
   /// trip (libpq's pipeline mode), then reads every answer. Each statement sees the ones before it, so a lock taken by one holds
   /// for the next.
   func runInOneTrip(_ statements: [Statement]) -> CommitOutcome {
+    var attempt = 1
+    while true {
+      settingsCancelled = false
+      let outcome = runInOneTripOnce(statements)
+      // Cancelled before COMMIT (``settingAttempts``): nothing was saved.
+      guard case .refused = outcome, settingsCancelled, attempt < Self.settingAttempts else {
+        return outcome
+      }
+      attempt += 1
+      if !isLost && pq.transactionStatus(connection) != LibPQ.transactionIdle {
+        _ = try? run("ROLLBACK")
+      }
+    }
+  }
+
+  private func runInOneTripOnce(_ statements: [Statement]) -> CommitOutcome {
     guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
     var opening = self.opening
     if !holdsTransactions {
@@ -87,6 +103,7 @@ extension PostgresConnection {
         }
         let error = failure(result, needs: !isCommit ? all[index].needs : nil)
         drainToSync(until: until)
+        settingsCancelled = !isCommit && error.sqlState == "57014"
         return .refused(error, answers)
       }
     }

@@ -88,13 +88,15 @@ extension PostgresConnection {
     try again { () throws(PostgresError) in try runOnce(statements) }
   }
 
-  /// How often a round trip outside a transaction is tried when the server cancels the
-  /// statement that sets shop's timeouts: that statement runs under the role's own
-  /// `statement_timeout`, and a new session's first statement, whose catalog caches are
-  /// cold, can take a few milliseconds; the next try finds them warm.
+  /// How often a round trip that starts shop's settings is tried when the server cancels it
+  /// (SQLSTATE 57014) before any COMMIT: the statement that sets them runs under the role's
+  /// own `statement_timeout`, and a new session's first statement, whose catalog caches are
+  /// cold, can take a few milliseconds; a timeout that fires at its very end cancels the next
+  /// one instead (`… due to user request`). Nothing was saved; the next try finds the caches
+  /// warm. shop's own statement_timeout is longer than it waits, so it is never the cause.
   static let settingAttempts = 5
 
-  private func again<Result>(_ body: () throws(PostgresError) -> Result) throws(PostgresError)
+  func again<Result>(_ body: () throws(PostgresError) -> Result) throws(PostgresError)
     -> Result
   {
     var attempt = 1
@@ -145,9 +147,9 @@ extension PostgresConnection {
         let failed = statements.indices.contains(index) ? index : nil
         let error = failure(result, needs: failed.flatMap { statements[$0].needs })
         drain(until: until)
-        // The settings are the first statement outside a transaction, or the one after BEGIN.
-        let settings = outside ? index < 0 : index == 1 && statements.first?.sql == Self.begin
-        settingsCancelled = settings && error.sqlState == "57014"
+        // A round trip outside a transaction, or one that begins its own, may run again.
+        let whole = outside || statements.first?.sql == Self.begin
+        settingsCancelled = whole && error.sqlState == "57014"
         throw error
       }
     }
@@ -197,7 +199,7 @@ extension PostgresConnection {
         default:
           if refused == nil {
             refused = failure(result, needs: index > 0 ? all[index].needs : nil)
-            settingsCancelled = index == 0 && refused?.sqlState == "57014"
+            settingsCancelled = refused?.sqlState == "57014"
           }
         }
       }
