@@ -183,6 +183,7 @@ extension PostgresConnection {
     let until = deadline()
     var answers: [PostgresResult] = []
     var refused: PostgresError?
+    var visited = false
     for index in all.indices {
       let streaming = streaming && index == all.count - 1
       if streaming { _ = pq.setSingleRowMode(connection) }
@@ -191,7 +192,10 @@ extension PostgresConnection {
         let answer = PostgresResult(result, pq)
         switch pq.status(of: result) {
         case .singleTuple:
-          if refused == nil { visit(answer) }
+          if refused == nil {
+            visited = true
+            visit(answer)
+          }
         case .commandOK, .tuplesOK:
           if index > 0 && !streaming { answers.append(answer) }
         case .pipelineAborted:
@@ -199,7 +203,8 @@ extension PostgresConnection {
         default:
           if refused == nil {
             refused = failure(result, needs: index > 0 ? all[index].needs : nil)
-            settingsCancelled = refused?.sqlState == "57014"
+            // Sent again only if no row was handed on: none may be handed on twice.
+            settingsCancelled = !visited && refused?.sqlState == "57014"
           }
         }
       }
@@ -243,7 +248,7 @@ extension PostgresConnection {
     var stopped: (any Error)?
     if outsideTransaction([statement]) {
       do {
-        // No row was visited when the settings were cancelled: the query did not run.
+        // Sent again only when cancelled before its first row (``runPipelined``).
         try again { () throws(PostgresError) in
           try runPipelined(statement, streaming: true) { row in
             guard stopped == nil else { return }
