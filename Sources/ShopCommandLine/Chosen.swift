@@ -40,6 +40,13 @@ package enum StoreSource: Equatable {
   case nowhere
 }
 
+/// How long a read command waits for the lock a writer holds on an orders file.
+package enum ReadWaitBound: Equatable {
+  case seconds(Int)
+  /// `$SHOP_TIMEOUT` is not a whole number of seconds from 0 to a day: a usage error.
+  case invalid([UInt8])
+}
+
 extension StoreSource {
   /// The file it names, if it is one.
   package var path: FilePath? {
@@ -77,6 +84,23 @@ package struct NotAURI: ShopError {
       + "postgresql://[user@][host][:port]/database in lower case, as in "
       + "postgresql://shop@db.example:5432/shop or postgresql:///shop (a local socket); "
       + "a file or folder whose name starts so is written with ./ before it"
+  }
+}
+
+/// `$SHOP_TIMEOUT` is not a bound a read command can wait by: a usage error (64), before the
+/// store is read.
+package struct BadReadWait: ShopError {
+  package let value: [UInt8]
+
+  package init(value: [UInt8]) {
+    self.value = value
+  }
+
+  package var status: ExitStatus { .usage }
+  package var message: String {
+    "SHOP_TIMEOUT is \(TerminalText.quoted(value)): it must be a whole number of seconds from 0 "
+      + "to \(ReadWait.maximumSeconds), how long orders and summary wait for a writer's lock "
+      + "on an orders file"
   }
 }
 

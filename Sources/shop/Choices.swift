@@ -79,6 +79,22 @@ private func located(_ bytes: [UInt8], _ why: @autoclosure @escaping () -> Strin
   return Chosen(value: .postgreSQL(ConnectionURI(bytes: bytes).text), why: why())
 }
 
+/// How long `orders` and `summary` wait for a writer's lock on an orders file:
+/// `$SHOP_TIMEOUT` seconds (0: not at all), else ``ReadWait/defaultSeconds``. Empty counts as
+/// unset.
+func chooseReadWait(_ environment: Environment) -> Chosen<ReadWaitBound> {
+  guard let value = environment.shopTimeout, !value.isEmpty else {
+    return Chosen(
+      value: .seconds(ReadWait.defaultSeconds), why: "default; $SHOP_TIMEOUT for another")
+  }
+  // Digits only: no sign, space or fraction, and never more than a day.
+  guard value.count <= 5, value.allSatisfy({ (0x30...0x39).contains($0) }),
+    let seconds = Int(String(decoding: value, as: UTF8.self)),
+    seconds <= ReadWait.maximumSeconds
+  else { return Chosen(value: .invalid(value), why: "from $SHOP_TIMEOUT") }
+  return Chosen(value: .seconds(seconds), why: "from $SHOP_TIMEOUT")
+}
+
 /// Which report, from `-q` and `--json`.
 func chooseReport(_ style: ReportStyle) -> Chosen<ReportStyle> {
   switch style {

@@ -124,11 +124,13 @@ private struct Root {
     case .orders(let options):
       let store = try admit(options.ordersPath, memory: false)
       let style = chooseListing(options.style, selection: options.selection)
+      let wait = chooseReadWait(environment)
       if options.explain {
-        return try show(Explanation.orders(store, options, style: style, libpq: libpq).text)
+        return try show(
+          Explanation.orders(store, options, style: style, wait: wait, libpq: libpq).text)
       }
       let output = try streams.listing()
-      let history = try makeStore(store)
+      let history = try makeStore(store, reading: wait)
       let listing = OrderListing(
         output: output, style: style.value, lines: history.storedLines,
         notes: streams.errorOutput())
@@ -139,14 +141,16 @@ private struct Root {
     case .summary(let options):
       let store = try admit(options.ordersPath, memory: false)
       let (grouping, style) = (chooseGrouping(options.grouping), chooseListing(options.style))
+      let wait = chooseReadWait(environment)
       if options.explain {
         return try show(
-          Explanation.summary(store, options, grouping: grouping, style: style, libpq: libpq)
-            .text)
+          Explanation.summary(
+            store, options, grouping: grouping, style: style, wait: wait, libpq: libpq
+          ).text)
       }
       let report = SummaryListing(output: try streams.listing(), style: style.value)
       try Summarise(
-        history: try makeStore(store).orders, report: report, by: grouping.value,
+        history: try makeStore(store, reading: wait).orders, report: report, by: grouping.value,
         sku: options.sku
       ).summarise(options.range)
       return .success
@@ -179,11 +183,23 @@ private struct Root {
   }
 
   /// Which store, for every command that has one. A URI is never taken for a path: no file
-  /// named `postgres:` is ever made.
-  func makeStore(_ source: Chosen<StoreSource>) throws -> BuiltStore {
+  /// named `postgres:` is ever made. A file's reads wait for a writer's lock as long as it
+  /// takes, as its writes do; a command that only reads waits as `reading` (chosen by
+  /// ``chooseReadWait(_:)``) says, and tells on standard error whom it waits for.
+  func makeStore(_ source: Chosen<StoreSource>, reading: Chosen<ReadWaitBound>? = nil) throws
+    -> BuiltStore
+  {
     switch source.value {
     case .memory: return .memory(MemoryOrders())
-    case .file(let path): return .file(try FileOrders(path: path, streams: streams.files))
+    case .file(let path):
+      var wait = ReadWait.untilFree
+      switch reading?.value {
+      case .seconds(let seconds)?:
+        wait = .atMost(seconds: seconds, notice: streams.errorOutput())
+      case .invalid(let value)?: throw BadReadWait(value: value)
+      case nil: break
+      }
+      return .file(try FileOrders(path: path, streams: streams.files, readWait: wait))
     case .postgreSQL(let uri):
       return .postgreSQL(
         PostgresOrders(
