@@ -87,8 +87,9 @@ func chooseReadWait(_ environment: Environment) -> Chosen<ReadWaitBound> {
     return Chosen(
       value: .seconds(ReadWait.defaultSeconds), why: "default; $SHOP_TIMEOUT for another")
   }
-  // Digits only: no sign, space or fraction, and never more than a day.
-  guard value.count <= 5, value.allSatisfy({ (0x30...0x39).contains($0) }),
+  // Digits only: no sign, space or fraction, and never more than a day (a number too large
+  // for an Int is no number here).
+  guard value.allSatisfy({ (0x30...0x39).contains($0) }),
     let seconds = Int(String(decoding: value, as: UTF8.self)),
     seconds <= ReadWait.maximumSeconds
   else { return Chosen(value: .invalid(value), why: "from $SHOP_TIMEOUT") }

@@ -118,7 +118,7 @@ struct ReadWaitTests {
           ]
         ).status == 0)
     }
-    for value in ["0", "1", "30", "86400", "007", ""] {
+    for value in ["0", "1", "30", "86400", "007", "000000086400", ""] {
       let run = try harness.run(
         ["orders", "--count", "--orders", orders], environment: ["SHOP_TIMEOUT": value])
       #expect(run.status == 0, "\(value): \(run)")

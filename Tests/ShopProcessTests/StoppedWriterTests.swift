@@ -83,10 +83,12 @@ struct StoppedWriterTests {
 
     let quick = ["SHOP_TIMEOUT": "0"]
     let holder = "another process (pid \(pid), shop, stopped) holds its write lock"
-    // A writer started now waits as long as it takes, and a reader with the default bound.
+    // A writer started now waits as long as it takes, and a reader with a bound far longer
+    // than this test stops the batch for.
     let place = try shop.start(
       ["place", "-q", "--orders", orders, "--ref", "late", "lamp=1"], input: nil)
-    let patient = try shop.start(["orders", "--count", "--orders", orders], input: nil)
+    let patient = try shop.start(
+      ["orders", "--count", "--orders", orders], input: nil, environment: ["SHOP_TIMEOUT": "600"])
     for form in [
       ["orders", "--count"], ["orders", "--last", "1"], ["summary"], ["orders", "--ref", "s-1"],
       ["orders", "1001"], ["orders", "--since", "2020-01-01", "--json"], ["orders", "--csv"],
@@ -140,6 +142,48 @@ struct StoppedWriterTests {
     #expect(count.stdout == "\(fed.value + 2)\n", "\(count)")
     let last = try shop.run("orders", "--last", "1", "--json", "--orders", orders)
     #expect(last.stdout.contains(#""number":\#(1001 + fed.value + 1)"#), "\(last)")
+  }
+}
+
+extension StoppedWriterTests {
+  /// Any process may name itself: a holder whose name holds an escape sequence is shown with
+  /// it escaped, in the message and the notice, and the command still ends with 75.
+  @Test(
+    .enabled(
+      if: FileManager.default.fileExists(atPath: "/proc/locks")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/flock")))
+  func aHolderThatNamesItselfWithControlCharactersIsShownEscaped() throws {
+    let shop = try Shop()
+    let orders = shop.folder.file("o.jsonl")
+    #expect(try shop.run(["place", "-q", "--orders", orders, "pen=1"]).status == 0)
+    let inode = try #require(
+      (try FileManager.default.attributesOfItem(atPath: orders)[.systemFileNumber] as? NSNumber)?
+        .uint64Value)
+    let named = shop.folder.file("lock\u{1B}[31m")
+    try FileManager.default.createSymbolicLink(atPath: named, withDestinationPath: "/usr/bin/flock")
+    // -o: `sleep` does not inherit the lock, so ending `flock` lets it go.
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: named)
+    holder.arguments = ["-o", "-x", orders, "sleep", "20"]
+    try holder.run()
+    defer { kill(holder.processIdentifier, SIGKILL) }
+    var waits = 0
+    while !StoppedWriterTests.writeLockHolders(inode: inode).contains(holder.processIdentifier),
+      waits < 20_000
+    {
+      usleep(500)
+      waits += 1
+    }
+    let run = try shop.run(
+      ["orders", "--count", "--orders", orders],
+      environment: [
+        "SHOP_TIMEOUT": "2"
+      ])
+    #expect(run.status == 75 && run.stdout.isEmpty, "\(run)")
+    let shown = "another process (pid \(holder.processIdentifier), lock\\x1B[31m) holds"
+    #expect(run.stderr.hasPrefix("Note: waiting for '\(orders)': \(shown)"), "\(run)")
+    #expect(run.stderr.contains("\nError: '\(orders)' is being written: \(shown)"), "\(run)")
+    #expect(!run.stderr.contains("\u{1B}"), "\(run)")
   }
 }
 

@@ -11,7 +11,8 @@
 /// The process that holds an exclusive `flock` on a file, as far as the system tells.
 public struct LockHolder: Equatable, Sendable {
   public let pid: Int32
-  /// Its command name (`/proc/PID/comm`), when it can be read.
+  /// Its command name (`/proc/PID/comm`), when it can be read, escaped as a message shows
+  /// text from outside (any process may name itself with control characters).
   public let command: String?
   /// Stopped by a signal (Ctrl-Z, `kill -STOP`) or a debugger: it will not let go by itself.
   public let stopped: Bool
@@ -22,7 +23,11 @@ extension System {
   /// now, when the system does not say (no `/proc`, another PID namespace), or not on Linux.
   static func writeLockHolder(of file: FileIdentity) -> LockHolder? {
     #if os(Linux)
-      guard let table = procText("/proc/locks", limit: 1 << 22) else { return nil }
+      guard
+        let table = procBytes("/proc/locks", limit: 1 << 22).map({
+          String(decoding: $0, as: UTF8.self)
+        })
+      else { return nil }
       // `st_dev` as glibc encodes it, split as the kernel prints it: "major:minor:inode".
       let major = (file.device >> 8) & 0xfff | (file.device >> 32) & ~0xfff
       let minor = file.device & 0xff | (file.device >> 12) & ~0xff
@@ -45,12 +50,14 @@ extension System {
       // write lock on a file of this inode is then the one that blocks this reader.
       let pids = exact.isEmpty ? byInode : exact
       guard pids.count == 1, let pid = pids.first else { return nil }
-      let command = procText("/proc/\(pid)/comm", limit: 64).map {
-        String($0.prefix { $0 != "\n" })
+      let command = procBytes("/proc/\(pid)/comm", limit: 64).map {
+        TerminalText.escaped($0.prefix { $0 != UInt8(ascii: "\n") })
       }
       // "4242 (shop) T ...": the state follows the last ')', as the name may hold one.
       var stopped = false
-      if let stat = procText("/proc/\(pid)/stat", limit: 4096),
+      if let stat = procBytes("/proc/\(pid)/stat", limit: 4096).map({
+        String(decoding: $0, as: UTF8.self)
+      }),
         let close = stat.lastIndex(of: ")")
       {
         let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
@@ -62,8 +69,8 @@ extension System {
     #endif
   }
 
-  /// The text of a `/proc` file, read to its end (its size says nothing), up to `limit` bytes.
-  private static func procText(_ path: String, limit: Int) -> String? {
+  /// The bytes of a `/proc` file, read to its end (its size says nothing), up to `limit`.
+  private static func procBytes(_ path: String, limit: Int) -> [UInt8]? {
     guard let file = try? Descriptor.open(FilePath(path), .read) else { return nil }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -74,6 +81,6 @@ extension System {
       guard let got, got > 0 else { break }
       bytes += chunk[..<got]
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
   }
 }
