@@ -28,7 +28,8 @@ struct StoreContractTests {
 }
 
 /// PostgreSQL: a fresh database of the shared throwaway server for each promise; reopened, a
-/// new connection to it.
+/// new connection to it. The promises of voids too, as soon as the store records them: the
+/// overload for a store that conforms to ``OrderVoids`` is chosen by the compiler.
 @Suite(
   .serialized,
   .enabled(if: PostgresServer.wanted, "PostgreSQL tests run with SHOP_TEST_POSTGRESQL=1"))
@@ -36,7 +37,7 @@ struct PostgresStoreContractTests {
   @Test func thePostgreSQLStoreKeepsEveryPromise() throws {
     let server = try PostgresServer.shared.get()
     var uris: [ObjectIdentifier: String] = [:]
-    let failures = StoreContract.check(
+    let failures = promises(
       fresh: {
         let uri = server.tcpURI(try server.makeDatabase())
         let store = PostgresOrders(uri: uri)
@@ -46,4 +47,18 @@ struct PostgresStoreContractTests {
       reopened: { store in PostgresOrders(uri: uris[ObjectIdentifier(store)] ?? "") })
     #expect(failures.isEmpty, "\(failures)")
   }
+}
+
+/// The promises of a store's ports: those of ``Orders`` and ``OrderHistory``.
+private func promises<Store: Orders & OrderHistory>(
+  fresh: () throws -> Store, reopened: (Store) throws -> Store
+) -> [StoreContract.Failure] {
+  StoreContract.check(fresh: fresh, reopened: reopened)
+}
+
+/// And those of ``OrderVoids``, for a store that records voids.
+private func promises<Store: Orders & OrderHistory & OrderVoids>(
+  fresh: () throws -> Store, reopened: (Store) throws -> Store
+) -> [StoreContract.Failure] {
+  StoreContract.checkWithVoids(fresh: fresh, reopened: reopened)
 }
