@@ -1,13 +1,12 @@
 import ShopAdapters
-import ShopCommandLine
 import ShopCore
 
 /// What `--explain` prints: one line per port the root would build for this command line,
 /// what it is and why, made from the same ``Chosen`` decisions the root builds from.
-struct Explanation {
+package struct Explanation {
   private(set) var lines: [(port: String, text: String)] = []
 
-  var text: String {
+  package var text: String {
     let width = (lines.map { $0.port.count }.max() ?? 0) + 2
     return lines.map { line in
       let label = line.port + ":"
@@ -17,7 +16,7 @@ struct Explanation {
     }.joined()
   }
 
-  static func placement(
+  package static func placement(
     input: FilePath??, catalog: Chosen<CatalogSource>, store: Chosen<StoreSource>,
     report: Chosen<ReportStyle>, clock: any WallClock, libpq: String
   ) -> Explanation {
@@ -39,7 +38,7 @@ struct Explanation {
     return explanation
   }
 
-  static func void(
+  package static func void(
     _ store: Chosen<StoreSource>, report: Chosen<ReportStyle>, clock: any WallClock,
     libpq: String
   ) -> Explanation {
@@ -56,14 +55,81 @@ struct Explanation {
     return explanation
   }
 
-  static func orders(_ store: Chosen<StoreSource>, listing: String, libpq: String) -> Explanation {
+  /// `orders`: the store, then what is listed and how.
+  package static func orders(
+    _ store: Chosen<StoreSource>, _ options: OrdersOptions, style: Chosen<ListingStyle>,
+    wait: Chosen<ReadWaitBound>, libpq: String
+  ) -> Explanation {
+    let form: String
+    switch options.selection {
+    case .all: form = options.sku == nil ? "every order and void" : "every order"
+    case .count:
+      form = "the count of records, orders and voids (from \(OptionDescription.count.long))"
+    case .last(let count): form = "the newest \(count) (from \(OptionDescription.last.long))"
+    case .numbers(let numbers): form = "orders " + numbers.map { "\($0)" }.joined(separator: ", ")
+    case .reference(let reference):
+      form = "the order with ref \(reference) (from \(OptionDescription.reference.long))"
+    }
+    let holding =
+      options.sku.map { " that hold \($0) (from \(OptionDescription.skuSought.long))" } ?? ""
+    let range = options.range.isAll ? "" : " placed in " + inRange
     var explanation = Explanation()
     explanation.add(store, libpq: libpq)
-    explanation.lines.append(("listing", listing))
+    explanation.add(wait, for: store)
+    explanation.lines.append(
+      ("listing", "\(form)\(holding)\(range), as \(told(style)), to standard output"))
     return explanation
   }
 
-  static func catalog(_ catalog: Chosen<CatalogSource>, json: Bool) -> Explanation {
+  /// `summary`: the store, then which sums of which orders, and how.
+  package static func summary(
+    _ store: Chosen<StoreSource>, _ options: SummaryOptions, grouping: Chosen<Summary.Grouping>,
+    style: Chosen<ListingStyle>, wait: Chosen<ReadWaitBound>, libpq: String
+  ) -> Explanation {
+    let rows: String
+    switch grouping.value {
+    case .none: rows = "one line of sums (\(grouping.why))"
+    case .day: rows = "one line per UTC day (\(grouping.why))"
+    case .sku: rows = "one line per SKU (\(grouping.why))"
+    }
+    let what =
+      options.sku.map { "the line of \($0) alone (from \(OptionDescription.skuSummed.long))" }
+      ?? rows
+    let range = options.range.isAll ? "every order" : "the orders placed in " + inRange
+    var explanation = Explanation()
+    explanation.add(store, libpq: libpq)
+    explanation.add(wait, for: store)
+    explanation.lines.append(
+      ("listing", "\(what) of \(range), as \(told(style)), to standard output"))
+    return explanation
+  }
+
+  /// How long a read waits for a writer's lock: only a file has one to wait for.
+  private mutating func add(_ wait: Chosen<ReadWaitBound>, for store: Chosen<StoreSource>) {
+    guard case .file = store.value else { return }
+    switch wait.value {
+    case .seconds(let seconds):
+      lines.append(("wait", "at most \(seconds) s for a writer's lock, then 75 (\(wait.why))"))
+    case .invalid(let value):
+      let error = BadReadWait(value: value)
+      lines.append(
+        ("wait", "none: the command would stop with \(error.status.rawValue): \(error.message)"))
+    }
+  }
+
+  private static let inRange =
+    "the range of \(OptionDescription.since.long) and \(OptionDescription.until.long)"
+
+  /// `JSON (from --json)`, `text (default; --json or --csv)`.
+  private static func told(_ style: Chosen<ListingStyle>) -> String {
+    switch style.value {
+    case .text: "text (\(style.why))"
+    case .json: "JSON (\(style.why))"
+    case .csv: "CSV (\(style.why))"
+    }
+  }
+
+  package static func catalog(_ catalog: Chosen<CatalogSource>, json: Bool) -> Explanation {
     var explanation = Explanation()
     explanation.add(catalog)
     let listing =
@@ -78,7 +144,9 @@ struct Explanation {
   private mutating func add(_ catalog: Chosen<CatalogSource>) {
     switch catalog.value {
     case .file(let path): lines.append(("catalog", "file \(display(path)) (\(catalog.why))"))
-    case .builtIn: lines.append(("catalog", "built-in: pen 30, lamp 190 (\(catalog.why))"))
+    case .builtIn:
+      lines.append(
+        ("catalog", "built-in: \(CommandLineDescription.builtInPrices) (\(catalog.why))"))
     }
   }
 
