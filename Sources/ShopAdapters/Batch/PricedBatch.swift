@@ -7,7 +7,7 @@ import ShopCore
 /// every line is a plain cart of SKUs the catalog sells is priced straight from the input's
 /// bytes and written straight into the file's buffer, with no `Request`, `Cart`, `Draft` or
 /// `Order` made, no `String` per SKU or per `@REF` and no allocation per line: a line's ref is
-/// kept as its bytes and fingerprint (``Reference/fingerprint(_:)``), a ref given twice in the
+/// kept as its bytes and fingerprint (``Fingerprint``), a ref given twice in the
 /// group found in a table of fingerprints. A group with any other line (an unknown SKU,
 /// a mistake, a total too large, a ref given twice or already held) is placed the plain way,
 /// by the ``PlaceOrder`` the root wired to the same catalog, store and report, which says what
@@ -149,7 +149,7 @@ public final class PricedBatch: BatchGroups {
         let bytes = UnsafeBufferPointer(rebasing: line[1..<end])
         // A ref met before in the group is the plain way's to answer (already placed).
         guard Reference.isValid(bytes) else { return false }
-        fingerprint = Reference.fingerprint(bytes)
+        fingerprint = Fingerprint.of(bytes)
         guard !holds(bytes, fingerprint: fingerprint) else { return false }
         reference = bytes
         cart = UnsafeBufferPointer(rebasing: line[end...])
