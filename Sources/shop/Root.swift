@@ -2,6 +2,9 @@ import ShopAdapters
 import ShopCommandLine
 import ShopCore
 
+// Over 300 lines on purpose: the root's one job is the whole wiring (parse, choose, build, run,
+// report), and split it would no longer read as the diagram in one file.
+
 /// The composition root, as a function of the process's inputs: the arguments (bytes), the
 /// environment (values), the standard streams (ports) and a clock. It parses the command line,
 /// chooses, builds the one app it asks for, runs it, reports what went wrong and returns the
