@@ -221,7 +221,7 @@ private struct Root {
     switch try makeStore(store) {
     case .memory(let memory): orders = memory
     case .file(let file): orders = file
-    case .postgreSQL: throw VoidNotOnPostgreSQL()
+    case .postgreSQL(let postgreSQL): orders = postgreSQL
     }
     return VoidOrder(orders: orders, clock: clock, report: report)
   }
@@ -326,16 +326,6 @@ enum BuiltReport {
     case .quiet(let report): return report
     case .json: return nil
     }
-  }
-}
-
-/// `shop void` on a PostgreSQL store: its table has no column for voids yet, so nothing is
-/// recorded rather than something other readers would not know.
-struct VoidNotOnPostgreSQL: ShopError {
-  var status: ExitStatus { .unavailable }
-  var message: String {
-    "void is not available for a PostgreSQL store yet (its table has no column for voids); "
-      + "nothing was saved"
   }
 }
 

@@ -87,18 +87,20 @@ extension PostgresOrders {
     }
   }
 
-  /// Every column is sent, `ref` as NULL for an order without one: no DEFAULT of the table's
+  /// Every column is sent, `ref` and `voids` as NULL for an order without one (a void row
+  /// holds items `[]` and totals 0, so the NOT NULL columns keep their meaning for orders): no DEFAULT of the table's
   /// takes the place of what `shop` sends.
   static let copySQL =
-    "COPY \(table) (number, placed_at, items, total, payable, ref) FROM STDIN (FORMAT binary)"
+    "COPY \(table) (number, placed_at, items, total, payable, ref, voids) FROM STDIN "
+    + "(FORMAT binary)"
 
   /// The rows of `orders` in ``copySQL``'s columns.
-  private static func append(
+  static func append(
     _ orders: [Order], to rows: inout PostgresCopyRows, place: PostgresPlace
   ) throws {
     var json: [UInt8] = []
     for order in orders {
-      rows.startRow(fields: 6)
+      rows.startRow(fields: 7)
       rows.append(order.number)
       guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
         throw PostgresError.badData(
@@ -110,6 +112,7 @@ extension PostgresOrders {
       rows.append(order.total)
       rows.append(order.payable)
       rows.appendText(order.reference?.text)
+      rows.append(order.voids)
     }
   }
 }

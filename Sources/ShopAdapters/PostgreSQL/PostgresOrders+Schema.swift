@@ -33,6 +33,14 @@ extension PostgresOrders {
     "text UNIQUE (nullable, unique on its own, compared byte "
     + "for byte: a deterministic collation)"
 
+  /// pg_catalog's `int8`, the type of `voids`.
+  static let int8OID: UInt32 = 20
+
+  /// How `voids` must be when it is there: a table made before voids gets it on first use.
+  /// A void row holds the number of the order it takes back; an order's is NULL. Unique: an
+  /// order is taken back once, even by a writer that did not take the lock.
+  static let voidsDeclaration = "bigint UNIQUE (nullable, unique on its own)"
+
   // MARK: - What a table must be
 
   // Every function, cast and catalog table is pg_catalog's by name: a search path that puts
@@ -127,7 +135,7 @@ extension PostgresOrders {
 
   /// The names of the columns `shop` sends, as an SQL list.
   private static let sentColumns =
-    (schema.map(\.name) + ["ref"]).map { "'\($0)'" }.joined(separator: ", ")
+    (schema.map(\.name) + ["ref", "voids"]).map { "'\($0)'" }.joined(separator: ", ")
 
   private static let deterministicTest = """
     (SELECT c.collisdeterministic FROM pg_catalog.pg_collation c WHERE c.oid = a.attcollation)
@@ -150,6 +158,10 @@ extension PostgresOrders {
         AND NOT (a.atttypid = \(textOID)::pg_catalog.oid AND NOT a.attnotnull
           AND \(uniqueAloneTest) AND coalesce(\(deterministicTest), false)
           AND \(computedSQL) IS NULL))
+      AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a
+      WHERE a.attrelid = \(relation) AND a.attname = 'voids' AND NOT a.attisdropped
+        AND NOT (a.atttypid = \(int8OID)::pg_catalog.oid AND a.atttypmod = -1
+          AND NOT a.attnotnull AND \(uniqueAloneTest) AND \(computedSQL) IS NULL))
       AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a
       WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped
         AND a.attname::pg_catalog.text NOT IN (\(sentColumns)) AND \(requiredTest))

@@ -21,7 +21,10 @@ extension PostgresOrders {
       if name == "ref", let problem = referenceProblem(result, row) {
         problems.append(problem)
       }
-      let shops = name == "ref" || schema.contains { $0.name == name }
+      if name == "voids", let problem = voidsProblem(result, row) {
+        problems.append(problem)
+      }
+      let shops = name == "ref" || name == "voids" || schema.contains { $0.name == name }
       if !shops && result.text(row, 15) == "t" {
         problems.append(
           "column \(name) is NOT NULL with no default, and shop sends only its own columns: "
@@ -65,6 +68,23 @@ extension PostgresOrders {
   /// a table made before refs has not, and readers read its orders as having none.
   static func hasReference(_ result: PostgresResult) -> Bool {
     (0..<result.rows).contains { result.text($0, 0) == "ref" }
+  }
+
+  /// Whether the table described by `result` has `voids`: one made before voids has not, and
+  /// readers read its rows as orders none took back.
+  static func hasVoids(_ result: PostgresResult) -> Bool {
+    (0..<result.rows).contains { result.text($0, 0) == "voids" }
+  }
+
+  /// What is wrong with the `voids` column described in `row`, or nil.
+  private static func voidsProblem(_ result: PostgresResult, _ row: Int) -> String? {
+    var wrong: [String] = []
+    if !isType(int8OID, result, row) { wrong.append("of type \(typeName(result, row))") }
+    if result.text(row, 2) == "t" { wrong.append("NOT NULL") }
+    if result.text(row, 4) != "t" { wrong.append("not unique on its own") }
+    guard !wrong.isEmpty else { return nil }
+    return "column voids is \(wrong.joined(separator: ", ")) where shop expects "
+      + voidsDeclaration
   }
 
   /// What is wrong with the `ref` column described in `row`, or nil.
@@ -147,6 +167,7 @@ extension PostgresOrders {
     if description.rows > 0 {
       schemaChecked = true
       hasReference = Self.hasReference(description)
+      hasVoids = Self.hasVoids(description)
     }
   }
 

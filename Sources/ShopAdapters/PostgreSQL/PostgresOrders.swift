@@ -11,7 +11,7 @@ import ShopCore
 /// Before its first use of the table, each command checks the table is the one `shop` makes
 /// (``schema``), and every writer and cheap reader checks the numbering it continues or
 /// reads from (``Numbering``), so what `place` accepts `orders` accepts.
-public final class PostgresOrders: Orders, OrderHistory {
+public final class PostgresOrders: Orders, OrderVoids, OrderHistory {
   /// The table, created on first use.
   static let table = "shop_orders"
 
@@ -30,6 +30,9 @@ public final class PostgresOrders: Orders, OrderHistory {
     static let addReference =
       "to own table \(table), and CREATE on its schema for the column's unique index, to add "
       + "its ref column (or add it first, as docs/postgresql.md shows)"
+    static let addVoids =
+      "to own table \(table), and CREATE on its schema for the column's unique index, to add "
+      + "its voids column (or add it first, as docs/postgresql.md shows)"
   }
 
   private let uri: String
@@ -41,6 +44,9 @@ public final class PostgresOrders: Orders, OrderHistory {
   /// The checked table has the `ref` column; one made before refs has not, and readers, which
   /// never alter it, read its orders as having no ref.
   var hasReference = true
+  /// The checked table has the `voids` column; one made before voids has not, and readers
+  /// read its rows as orders none took back.
+  var hasVoids = true
   /// `$PGCONNECT_TIMEOUT`, as the root read it: the bound on connecting when the URI's
   /// connect_timeout is unset, 0 or less.
   private let connectTimeoutVariable: String?
@@ -228,23 +234,38 @@ public final class PostgresOrders: Orders, OrderHistory {
         sql: "SELECT pg_catalog.to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 "
           + "FROM pg_catalog.pg_attribute WHERE attrelid = "
           + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'ref' "
+          + "AND NOT attisdropped), EXISTS (SELECT 1 "
+          + "FROM pg_catalog.pg_attribute WHERE attrelid = "
+          + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'voids' "
           + "AND NOT attisdropped)"),
     ])
     let exists = found.last?.text(0, 0) == "t"
     let hasColumn = found.last?.text(0, 1) == "t"
-    // `ref` is nullable, so it is checked apart (``referenceDeclaration``).
-    let columns = Self.schema.map { "  \($0.name) \($0.declaration)" } + ["  ref text UNIQUE"]
+    let hasVoidsColumn = found.last?.text(0, 2) == "t"
+    // `ref` and `voids` are nullable, so they are checked apart (``referenceDeclaration``,
+    // ``voidsDeclaration``).
+    let columns =
+      Self.schema.map { "  \($0.name) \($0.declaration)" }
+      + ["  ref text UNIQUE", "  voids bigint UNIQUE"]
     var statements: [PostgresConnection.Statement] = []
     if !exists {
       statements.append(
         .init(
           sql: "CREATE TABLE IF NOT EXISTS \(Self.table) (\n"
             + columns.joined(separator: ",\n") + "\n)", needs: Needs.create))
-    } else if !hasColumn {
-      statements.append(
-        .init(
-          sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS ref text UNIQUE",
-          needs: Needs.addReference))
+    } else {
+      if !hasColumn {
+        statements.append(
+          .init(
+            sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS ref text UNIQUE",
+            needs: Needs.addReference))
+      }
+      if !hasVoidsColumn {
+        statements.append(
+          .init(
+            sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS voids bigint UNIQUE",
+            needs: Needs.addVoids))
+      }
     }
     statements.append(.init(sql: "COMMIT"))
     try connection.run(statements)

@@ -1,0 +1,79 @@
+import ShopCore
+
+extension PostgresOrders {
+  /// Records the void `draft` in the transaction style of ``placeReferenced(_:on:)``: under
+  /// the lock that numbers orders, reads the numbering, the order the void names (marked with
+  /// the void that took it back, if one did) and the row that holds its ref; the core's rule
+  /// (``VoidOutcome/plan(_:target:holding:)``) decides; else one row goes by COPY, numbered
+  /// after the last, and COMMIT. The unique `voids` column refuses a second void of one order
+  /// even from a writer that did not take the lock.
+  public func void(_ draft: Draft) throws -> VoidOutcome {
+    let outcome = try withTable { connection in try void(draft, on: connection) }
+    if case .voided(let void) = outcome { lastSaved = void.number }
+    return outcome
+  }
+
+  private func void(_ draft: Draft, on connection: PostgresConnection) throws -> VoidOutcome {
+    let place = connection.place
+    var rows = PostgresCopyRows(capacity: 160)
+    let void: Order
+    do {
+      let numbering = try lockAndReadNumbering(on: connection)
+      var statements: [PostgresConnection.Statement] = []
+      if let number = draft.voids {
+        statements.append(
+          .init(
+            sql: "SELECT \(Self.columns) WHERE number = $1", parameters: [PostgresParameter(number)],
+            needs: Needs.select))
+      }
+      if let reference = draft.reference {
+        statements.append(
+          .init(
+            sql: "SELECT \(Self.columns) WHERE ref = $1",
+            parameters: [PostgresParameter(text: Array(reference.text.utf8))],
+            needs: Needs.select))
+      }
+      let answers = try connection.run(statements)
+      guard answers.count == statements.count else {
+        throw PostgresError.badData(place, "the server did not answer every query")
+      }
+      var target: Order?
+      if let number = draft.voids, let found = answers.first {
+        if found.rows > 0 {
+          target = try Self.order(in: found, 0, place: place)
+        } else {
+          // Below the last number, a missing row is a gap, as every reader reports it.
+          try checkNoGap(at: number, on: connection)
+        }
+      }
+      var holding: Order?
+      if draft.reference != nil, let found = answers.last, found.rows > 0 {
+        holding = try Self.order(in: found, 0, place: place)
+      }
+      if let decided = VoidOutcome.plan(draft, target: target, holding: holding) {
+        _ = try connection.run("ROLLBACK")
+        return decided
+      }
+      guard
+        let planned = Placement.plan([draft], after: numbering.last, existing: { _ in nil }),
+        let numbered = planned.new.first
+      else { throw OrdersFull(last: numbering.last ?? 0) }
+      void = numbered
+      try Self.append([void], to: &rows, place: place)
+    } catch {
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      throw error
+    }
+    switch connection.copyThenCommit(Self.copySQL, rows, count: 1, needs: Needs.copy) {
+    case .committed:
+      return .voided(void)
+    case .refused(let error, _):
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      throw error
+    case .unknown(_, let why):
+      throw PostgresError.unconfirmed(
+        place, first: void.number, count: 1, lastReported: lastSaved, why: why,
+        rerunIsSafe: draft.reference != nil)
+    }
+  }
+}
