@@ -44,8 +44,8 @@ extension PostgresOrders {
   static func columns(reference: String, voids: Bool) -> String {
     let marks =
       voids
-      ? "\(table).voids, (SELECT v.number FROM \(table) AS v WHERE v.voids = \(table).number)"
-      : "NULL::pg_catalog.int8, NULL::pg_catalog.int8"
+      ? "\(table).voids, (SELECT v.number FROM \(table) AS v WHERE v.voids = \(table).number) AS voided_by"
+      : "NULL::pg_catalog.int8 AS voids, NULL::pg_catalog.int8 AS voided_by"
     return
       "number, CASE WHEN isfinite(placed_at) THEN floor(extract(epoch FROM placed_at))::pg_catalog.int8 END, "
       + "items, total, payable, \(reference), date_trunc('second', placed_at) = placed_at, "
@@ -220,7 +220,8 @@ extension PostgresOrders {
       reference = valid
     }
     if result.text(row, 7) != nil {
-      return try void(in: result, row, number: number, seconds: seconds, reference: reference,
+      return try void(
+        in: result, row, number: number, seconds: seconds, reference: reference,
         bad: bad)
     }
     guard let text = result.bytes(row, 2) else { throw bad("no items") }

@@ -19,26 +19,11 @@ extension PostgresOrders {
     let void: Order
     do {
       let numbering = try lockAndReadNumbering(on: connection)
-      var statements: [PostgresConnection.Statement] = []
-      if let number = draft.voids {
-        statements.append(
-          .init(
-            sql: "SELECT \(Self.columns) WHERE number = $1", parameters: [PostgresParameter(number)],
-            needs: Needs.select))
-      }
-      if let reference = draft.reference {
-        statements.append(
-          .init(
-            sql: "SELECT \(Self.columns) WHERE ref = $1",
-            parameters: [PostgresParameter(text: Array(reference.text.utf8))],
-            needs: Needs.select))
-      }
-      let answers = try connection.run(statements)
-      guard answers.count == statements.count else {
-        throw PostgresError.badData(place, "the server did not answer every query")
-      }
       var target: Order?
-      if let number = draft.voids, let found = answers.first {
+      if let number = draft.voids {
+        let found = try connection.run(
+          "SELECT \(Self.columns) WHERE number = $1", [PostgresParameter(number)],
+          needs: Needs.select)
         if found.rows > 0 {
           target = try Self.order(in: found, 0, place: place)
         } else {
@@ -47,8 +32,11 @@ extension PostgresOrders {
         }
       }
       var holding: Order?
-      if draft.reference != nil, let found = answers.last, found.rows > 0 {
-        holding = try Self.order(in: found, 0, place: place)
+      if let reference = draft.reference {
+        let found = try connection.run(
+          "SELECT \(Self.columns) WHERE ref = $1",
+          [PostgresParameter(text: Array(reference.text.utf8))], needs: Needs.select)
+        if found.rows > 0 { holding = try Self.order(in: found, 0, place: place) }
       }
       if let decided = VoidOutcome.plan(draft, target: target, holding: holding) {
         _ = try connection.run("ROLLBACK")
