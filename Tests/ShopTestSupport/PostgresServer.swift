@@ -37,7 +37,9 @@ public final class PostgresServer: Sendable {
   private let data: String
   private let asRoot: Bool
 
-  public init() throws {
+  /// A new server; with `primary`, its standby: a copy by `pg_basebackup -R`, which streams
+  /// the primary's changes and answers reads only, until ``promote()``.
+  public init(standbyOf primary: PostgresServer? = nil) throws {
     guard let bin = PostgresServer.binaries else { throw ServerError("no server binaries") }
     var template = Array((NSTemporaryDirectory() + "shop-pg-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { throw ServerError("mkdtemp failed") }
@@ -49,7 +51,14 @@ public final class PostgresServer: Sendable {
     port = try PostgresServer.freePort()
     // initdb refuses root: the server runs as the postgres user, who must reach the folder.
     if asRoot { try PostgresServer.shell(#"chown postgres "$0" && chmod 755 "$0""#, [folder]) }
-    try command(["\(bin)/initdb", "-D", data, "--auth=trust", "--no-sync", "-U", "postgres"])
+    if let primary {
+      try command([
+        "\(bin)/pg_basebackup", "-D", data, "-R", "-h", "127.0.0.1", "-p", "\(primary.port)",
+        "-U", "postgres", "--no-sync",
+      ])
+    } else {
+      try command(["\(bin)/initdb", "-D", data, "--auth=trust", "--no-sync", "-U", "postgres"])
+    }
     try start()
   }
 
@@ -74,6 +83,17 @@ public final class PostgresServer: Sendable {
   /// Stops it the way an administrator would: sessions are ended, their transactions rolled back.
   public func stop() throws {
     try command(["\(bin)/pg_ctl", "-D", data, "-m", "fast", "-w", "stop"])
+  }
+
+  /// Stops it as a crash or a power cut would: every process killed, nothing flushed that
+  /// was not; the next start recovers from the WAL.
+  public func stopImmediately() throws {
+    try command(["\(bin)/pg_ctl", "-D", data, "-m", "immediate", "-w", "stop"])
+  }
+
+  /// Makes a standby the primary, and waits until it takes writes.
+  public func promote() throws {
+    try command(["\(bin)/pg_ctl", "-D", data, "-w", "promote"])
   }
 
   public func tcpURI(_ database: String) -> String {
@@ -113,13 +133,15 @@ public final class PostgresServer: Sendable {
     throw ServerError("\(setting) is still not '\(value)' in a new session")
   }
 
-  /// Runs `text` with psql and returns its unaligned, tuples-only output.
+  /// Runs `text` with psql and returns its unaligned, tuples-only output; `port`, another
+  /// port in front of this server (a pooler's).
   @discardableResult
-  public func sql(_ text: String, database: String) throws -> String {
+  public func sql(_ text: String, database: String, port: Int? = nil) throws -> String {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "\(bin)/psql")
     process.arguments = [
-      "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U",
+      "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
+      "\(port ?? self.port)", "-U",
       "postgres", "-d", database, "-c", text,
     ]
     let output = Pipe()
@@ -134,7 +156,7 @@ public final class PostgresServer: Sendable {
 
   /// Runs a server command as the server's user, through a shell that first closes every
   /// inherited descriptor: a postmaster holding the test's pipes would hang the test run.
-  private func command(_ arguments: [String]) throws {
+  func command(_ arguments: [String]) throws {
     let argv = asRoot ? ["runuser", "-u", "postgres", "--"] + arguments : arguments
     try PostgresServer.shell(
       #"max=$(ulimit -n); [ "$max" -gt 4096 ] && max=4096; "#
@@ -142,7 +164,7 @@ public final class PostgresServer: Sendable {
         + #"exec "$@" </dev/null >>"$0/commands.log" 2>&1"#, [folder] + argv)
   }
 
-  private static func shell(_ script: String, _ arguments: [String]) throws {
+  static func shell(_ script: String, _ arguments: [String]) throws {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/bin/bash")
     process.arguments = ["-c", script] + arguments
@@ -199,7 +221,7 @@ public final class PostgresServer: Sendable {
   }
 
   /// A port nothing listens on now: bind to port 0 and ask which one the kernel gave.
-  private static func freePort() throws -> Int {
+  static func freePort() throws -> Int {
     let (socket, port) = try boundSocket()
     close(socket)
     return port

@@ -54,6 +54,7 @@ final class LibPQ {
   let host: @convention(c) (Connection?) -> Text?
   let port: @convention(c) (Connection?) -> Text?
   let errorMessage: @convention(c) (Connection?) -> Text?
+  let parameterStatus: @convention(c) (Connection?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>?
   let setnonblocking: @convention(c) (Connection?, Int32) -> Int32
   let setNoticeProcessor:
     @convention(c) (
@@ -117,6 +118,7 @@ final class LibPQ {
     host = try find("PQhost")
     port = try find("PQport")
     errorMessage = try find("PQerrorMessage")
+    parameterStatus = try find("PQparameterStatus")
     setnonblocking = try find("PQsetnonblocking")
     setNoticeProcessor = try find("PQsetNoticeProcessor")
     flush = try find("PQflush")

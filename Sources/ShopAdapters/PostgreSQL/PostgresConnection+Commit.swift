@@ -13,14 +13,26 @@ extension PostgresConnection {
     case unknown([PostgresResult], why: String)
   }
 
-  /// Sends BEGIN, `statements` and COMMIT in one round trip (libpq's pipeline mode), then
-  /// reads every answer. Each statement sees the ones before it, so a lock taken by one holds
+  /// Sends BEGIN and shop's settings (``opening``), `statements` and COMMIT in one round
+  /// trip (libpq's pipeline mode), then reads every answer. Each statement sees the ones before it, so a lock taken by one holds
   /// for the next.
   func runInOneTrip(_ statements: [Statement]) -> CommitOutcome {
     guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
+    var opening = self.opening
+    if !holdsTransactions {
+      // The first time, the opening goes alone and its answer is read: a pooler in statement
+      // mode refuses a transaction that outlives its round trip, before anything can be saved.
+      do {
+        try run(opening)
+      } catch {
+        return .refused(error, [])
+      }
+      holdsTransactions = true
+      opening = []
+    }
     guard pq.enterPipelineMode(connection) == 1 else { return .refused(failure(nil), []) }
     defer { if !isLost { _ = pq.exitPipelineMode(connection) } }
-    let all = [Statement(sql: PostgresConnection.begin)] + statements + [Statement(sql: "COMMIT")]
+    let all = opening + statements + [Statement(sql: "COMMIT")]
     for (index, statement) in all.enumerated() {
       let sent = PostgresConnection.withParameters(statement.parameters) {
         values, lengths, formats in
@@ -55,7 +67,7 @@ extension PostgresConnection {
           drainToSync(until: until)
           return .refused(.unavailable(place, "the server rolled the orders back"), answers)
         }
-        if index > 0 && !isCommit { answers.append(answer) }
+        if index >= opening.count && !isCommit { answers.append(answer) }
       default:
         if !isCommit {
           // The server's own error (it has a SQLSTATE), even one that ends the session, means
@@ -67,7 +79,7 @@ extension PostgresConnection {
           // a standby cut short), so only a plain ERROR means nothing was saved.
           return .unknown(answers, why: lostReason)
         }
-        let error = failure(result, needs: index > 0 && !isCommit ? all[index].needs : nil)
+        let error = failure(result, needs: !isCommit ? all[index].needs : nil)
         drainToSync(until: until)
         return .refused(error, answers)
       }

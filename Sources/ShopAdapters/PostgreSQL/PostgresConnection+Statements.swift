@@ -6,6 +6,53 @@ extension PostgresConnection {
   /// in a snapshot taken before the lock, and see a stale last number.
   static let begin = "BEGIN ISOLATION LEVEL READ COMMITTED"
 
+  /// BEGIN, then shop's settings for this transaction alone (`set_config(…, true)` is
+  /// `SET LOCAL`), sent with the transaction's first statements: set inside the transaction,
+  /// they hold through a pooler in session or transaction mode, which can't drop them as it
+  /// drops startup parameters. `synchronous_commit` is raised to `on` and never lowered: the
+  /// levels run `off`, `local`, `remote_write`, `on`, `remote_apply`, and only
+  /// `remote_apply`, the one above `on`, is kept. `shop_timeout` governs the waits: the
+  /// table's lock is refused by the server (nothing saved) a little before shop stops
+  /// waiting, a statement runs no longer than shop waits for it, and an idle moment inside
+  /// the transaction may last as long, whatever the role or the database sets.
+  var opening: [Statement] {
+    let lock = answerLimit - min(1000, answerLimit / 2)
+    return [
+      Statement(sql: PostgresConnection.begin),
+      Statement(
+        sql: "SELECT pg_catalog.set_config('synchronous_commit', CASE "
+          + "pg_catalog.current_setting('synchronous_commit') WHEN 'remote_apply' THEN "
+          + "'remote_apply' ELSE 'on' END, true), "
+          + "pg_catalog.set_config('lock_timeout', '\(lock)', true), "
+          + "pg_catalog.set_config('statement_timeout', '\(answerLimit + 1000)', true), "
+          + "pg_catalog.set_config('idle_in_transaction_session_timeout', '\(answerLimit)', "
+          + "true)"),
+    ]
+  }
+
+  /// True in a transaction whose commit is durable as shop needs and whose isolation is the
+  /// one it began: tested by the statement that writes, in the same transaction, so a pooler
+  /// that ran the settings in another session can't let an order be saved without them.
+  static let durableSQL =
+    "pg_catalog.current_setting('synchronous_commit') IN ('on', 'remote_apply') "
+    + "AND pg_catalog.current_setting('transaction_isolation') = 'read committed'"
+
+  /// The settings ``durableSQL`` tests, as two columns.
+  static let settingsColumns =
+    "pg_catalog.current_setting('synchronous_commit'), "
+    + "pg_catalog.current_setting('transaction_isolation')"
+
+  /// The refusal when the writing statement found the settings not in force.
+  func notDurable(synchronousCommit: String?, isolation: String?) -> PostgresError {
+    .unavailable(
+      place,
+      "the transaction runs with synchronous_commit = \(synchronousCommit ?? "unknown") and "
+        + "\(isolation ?? "an unknown isolation"), not the on (or stronger) and read committed "
+        + "that shop set at its start: something between shop and the server (a pooler in "
+        + "statement mode?) ran them in another session, so a commit could be reported and "
+        + "then lost; nothing was saved")
+  }
+
   /// A statement with `$1`… bound to its parameters, and the privilege it needs on what,
   /// for the message when the server refuses it for lack of one (SQLSTATE 42501).
   struct Statement {

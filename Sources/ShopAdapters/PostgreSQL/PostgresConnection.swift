@@ -11,7 +11,7 @@ final class PostgresConnection {
   let pq: LibPQ
   let connection: OpaquePointer
   /// The longest wait for one answer, in milliseconds, and the same in words.
-  private let answerLimit: Int64
+  let answerLimit: Int64
   private let answerWords: String
   /// A wait timed out: the server may still answer later, so nothing more is sent.
   private(set) var timedOut = false
@@ -31,11 +31,10 @@ final class PostgresConnection {
     let (libpqURI, answerTimeout) = try PostgresPlace.shopParameters(of: uri).get()
     let pq = try LibPQ(loading: library)
     let parsed = try PostgresPlace.parse(libpqURI, pq).get()
-    // A commit is durable before it is confirmed, whatever the server's default: `options`
-    // comes after the URI, so it wins, and keeps the URI's own options.
-    let keywords = ["fallback_application_name", "dbname", "options"]
-    let options = (parsed.options.map { $0 + " " } ?? "") + "-c synchronous_commit=on"
-    let values = ["shop", libpqURI, options]
+    // No startup `options`: a pooler refuses or drops them. shop's settings go inside each
+    // transaction (``opening``); the URI's own options are libpq's to send.
+    let keywords = ["fallback_application_name", "dbname"]
+    let values = ["shop", libpqURI]
     let started = PostgresConnection.withCStrings(keywords) { keywords in
       PostgresConnection.withCStrings(values) { values in
         pq.connectStartParams(keywords, values, 1)
@@ -107,11 +106,36 @@ final class PostgresConnection {
 
   /// The server reported an error that ends the session (FATAL, PANIC): it is going away.
   func endsSession(_ result: OpaquePointer) -> Bool {
-    guard let severity = pq.resultErrorField(result, PostgresConnection.severityField) else {
+    // A pooler's error has only the localized severity ('S'), which it does not localize.
+    guard
+      let severity = pq.resultErrorField(result, PostgresConnection.severityField)
+        ?? pq.resultErrorField(result, Int32(UInt8(ascii: "S")))
+    else {
       return false
     }
     let text = String(cString: severity)
     return text == "FATAL" || text == "PANIC"
+  }
+
+  /// A transaction's opening held through its own round trip on this connection, so a pooler
+  /// between shop and the server lets a transaction span round trips (statement mode
+  /// doesn't): ``runInOneTrip(_:)`` sends the opening alone the first time.
+  var holdsTransactions = false
+
+  /// The session ended while nobody was waiting on it (`idle_session_timeout`, a pooler's
+  /// client timeout, a server that restarted, or a failure already reported): nothing was
+  /// in flight, so a new connection may take its place. Never after a wait that timed out,
+  /// whose server may still be working.
+  var endedWhileIdle: Bool {
+    guard !timedOut else { return false }
+    // The server's last words (a FATAL error), then the end of the stream, if that is what
+    // came: libpq marks the connection bad when it reads the end. Each read takes what is
+    // there, so a few suffice; a server that keeps talking is not one that left.
+    for _ in 0..<4
+    where pq.status(connection) == LibPQ.connectionOK && System.isReadable(pq.socket(connection)) {
+      if pq.consumeInput(connection) == 0 { break }
+    }
+    return pq.status(connection) != LibPQ.connectionOK
   }
 
   /// The connection is gone, or can't be trusted after a wait that timed out: nothing more
@@ -127,6 +151,20 @@ final class PostgresConnection {
         PostgresPlace.firstLine(LibPQ.text(pq.errorMessage(connection))),
       ]
       .filter { !$0.isEmpty }.joined(separator: ": ")
+  }
+
+  /// Why a write was refused as read-only (SQLSTATE 25006), and how to reach the primary.
+  /// The server reports `in_hot_standby` (PostgreSQL 14 and later) when it is a standby.
+  func readOnlyAdvice(_ reason: String) -> String {
+    let standby = pq.parameterStatus(connection, "in_hot_standby").map { String(cString: $0) }
+    let reach =
+      "writers need the primary: name every server in the URI and let libpq find the one that "
+      + "takes writes (postgresql://db1,db2/shop?target_session_attrs=read-write)"
+    if standby == "on" {
+      return "the server is a hot standby, read-only while it recovers (\(reason)): " + reach
+    }
+    return "refused: \(reason) (a read-only transaction: when the server is a hot standby, "
+      + reach + ")"
   }
 
   // MARK: - Waiting, with deadlines
@@ -182,12 +220,30 @@ final class PostgresConnection {
     let code = result.flatMap { pq.resultErrorField($0, PostgresConnection.sqlStateField) }.map {
       String(cString: $0)
     }
-    if isLost || result.map(endsSession) == true {
-      return .unavailable(place, "the connection was lost: \(reason)")
+    // Labelled by what happened: the server's own error (it has a SQLSTATE) is the server's,
+    // whatever became of the connection after it.
+    guard let code else {
+      return .unavailable(
+        place, isLost ? "the connection was lost: \(reason)" : "refused: \(reason)")
+    }
+    if reason.holdsText("pooling mode") {
+      // pgbouncer's words, which it does not translate.
+      return .unavailable(
+        place,
+        "a connection pooler refused shop's transaction (\(PostgresPlace.firstLine(reason))): "
+          + "it runs in statement mode, where a transaction can't span round trips; shop "
+          + "needs session or transaction mode (pgbouncer's pool_mode); nothing was saved",
+        sqlState: code)
+    }
+    if code == "25006" {
+      return .unavailable(place, readOnlyAdvice(reason), sqlState: code)
+    }
+    if result.map(endsSession) == true {
+      return .unavailable(place, "the server ended the session: \(reason)", sqlState: code)
     }
     // Class 22, a data exception: a stored value that is no order's (a placed_at of
     // 'infinity'), or a number past the largest bigint. Bad data, not a server out of reach.
-    if let code, code.hasPrefix("22") {
+    if code.hasPrefix("22") {
       return .badData(place, place.redacted(reason))
     }
     if code == "42501" {

@@ -20,10 +20,13 @@ extension PostgresOrders {
       FROM last, unnest($1::pg_catalog.int8[], $2::pg_catalog.jsonb[], $3::pg_catalog.int8[], $4::pg_catalog.int8[])
         WITH ORDINALITY AS u(t, i, s, p, o)
       WHERE \(Numbering.fitsSQL) AND \(checkingSchema ? schemaFits : tableFits)
+        AND \(PostgresConnection.durableSQL)
         AND coalesce(last.number, \(Order.firstNumber - 1)) <= \(Int.max) - cardinality($1::pg_catalog.int8[])
       RETURNING 1
     )
-    SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved) FROM last
+    SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved),
+      \(PostgresConnection.settingsColumns)
+    FROM last
     """
   }
 
@@ -51,8 +54,9 @@ extension PostgresOrders {
         if checking { schemaChecked = true }
         return try Order.numbered(drafts, after: numbering.last)
       }
-      // Nothing was inserted: the server found the table or its numbering is not shop's, or
-      // the group's numbers would pass the largest one.
+      // Nothing was inserted: shop's settings were not in force, the server found the table
+      // or its numbering is not shop's, or the group's numbers would pass the largest one.
+      try Self.checkDurable(answers[1], from: 4, on: connection)
       try checkSchema(on: connection, writing: true)
       try numbering.check(place)
       if let last = numbering.last, last.addingReportingOverflow(drafts.count).overflow {
@@ -95,21 +99,27 @@ extension PostgresOrders {
   func lockAndReadNumbering(on connection: PostgresConnection) throws -> Numbering {
     let place = connection.place
     let checking = !schemaChecked
-    var statements: [PostgresConnection.Statement] = [.init(sql: PostgresConnection.begin)]
+    var statements = connection.opening
+    let opened = statements.count
     if checking { statements.append(.init(sql: Self.schemaQuery)) }
     statements += [
       .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
       .init(sql: Self.tableQuery),
-      .init(sql: "SELECT \(Numbering.columns)", needs: Needs.select),
+      .init(
+        sql: "SELECT \(Numbering.columns), \(PostgresConnection.settingsColumns)",
+        needs: Needs.select),
     ]
     let answers = try connection.run(statements)
-    if checking, answers.count > 1 {
-      try takeSchema(answers[1], writing: true, place: place)
+    if checking, answers.count > opened {
+      try takeSchema(answers[opened], writing: true, place: place)
     }
-    guard answers.count >= 3, let last = answers.last else {
+    guard answers.count >= opened + 3, let last = answers.last else {
       throw PostgresError.badData(place, "the last order number is not a number")
     }
     try Self.checkTable(answers[answers.count - 2], place: place)
+    // Read in the transaction the rows will be copied in, after the lock: shop's settings
+    // hold there, or nothing is sent.
+    try Self.checkDurable(last, from: 3, on: connection)
     let numbering = try Numbering(last, from: 0, place: place)
     try numbering.check(place)
     return numbering
@@ -131,5 +141,18 @@ extension PostgresOrders {
       items.appendJSONB(json)
     }
     return [times.parameter, items.parameter, totals.parameter, payables.parameter]
+  }
+
+  /// Refuses (69, nothing saved) when the row's two columns from `column`
+  /// (``PostgresConnection/settingsColumns``) are not the settings shop began with.
+  static func checkDurable(
+    _ result: PostgresResult, from column: Int, on connection: PostgresConnection
+  ) throws {
+    let synchronousCommit = result.text(0, column)
+    let isolation = result.text(0, column + 1)
+    guard ["on", "remote_apply"].contains(synchronousCommit), isolation == "read committed"
+    else {
+      throw connection.notDurable(synchronousCommit: synchronousCommit, isolation: isolation)
+    }
   }
 }

@@ -204,8 +204,16 @@ public final class PostgresOrders: Orders, OrderVoids, OrderHistory {
         WITH ORDINALITY AS r(m, o)) p
     """
 
+  /// The store's connection, made on first use. A batch's session may end between its
+  /// groups (`idle_session_timeout`, a restarted server, a pooler closing idle clients):
+  /// every group before has its outcome reported, so a new connection takes its place, and
+  /// checks the table again (it may be another server's, after a failover).
   private func connect() throws -> PostgresConnection {
-    if let opened { return opened }
+    if let opened {
+      guard opened.endedWhileIdle else { return opened }
+      self.opened = nil
+      schemaChecked = false
+    }
     let connection = try PostgresConnection(
       uri: uri, library: library, connectTimeoutVariable: connectTimeoutVariable)
     opened = connection
@@ -227,18 +235,18 @@ public final class PostgresOrders: Orders, OrderVoids, OrderHistory {
   }
 
   private func createOrAlterTable(on connection: PostgresConnection) throws {
-    let found = try connection.run([
-      .init(sql: PostgresConnection.begin),
-      .init(sql: "SELECT pg_catalog.pg_advisory_xact_lock(\(Self.schemaLock))"),
-      .init(
-        sql: "SELECT pg_catalog.to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 "
-          + "FROM pg_catalog.pg_attribute WHERE attrelid = "
-          + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'ref' "
-          + "AND NOT attisdropped), EXISTS (SELECT 1 "
-          + "FROM pg_catalog.pg_attribute WHERE attrelid = "
-          + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'voids' "
-          + "AND NOT attisdropped)"),
-    ])
+    let found = try connection.run(
+      connection.opening + [
+        .init(sql: "SELECT pg_catalog.pg_advisory_xact_lock(\(Self.schemaLock))"),
+        .init(
+          sql: "SELECT pg_catalog.to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 "
+            + "FROM pg_catalog.pg_attribute WHERE attrelid = "
+            + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'ref' "
+            + "AND NOT attisdropped), EXISTS (SELECT 1 "
+            + "FROM pg_catalog.pg_attribute WHERE attrelid = "
+            + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'voids' "
+            + "AND NOT attisdropped)"),
+      ])
     let exists = found.last?.text(0, 0) == "t"
     let hasColumn = found.last?.text(0, 1) == "t"
     let hasVoidsColumn = found.last?.text(0, 2) == "t"

@@ -38,4 +38,15 @@ extension System {
         writable: failed || request.revents & Int16(POLLOUT) != 0)
     }
   }
+
+  /// Whether `socket` has something to read (or an error or hang-up) right now, without
+  /// waiting.
+  public static func isReadable(_ socket: Int32) -> Bool {
+    while true {
+      var request = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&request, 1, 0)
+      if ready < 0 && errno == EINTR { continue }
+      return ready != 0
+    }
+  }
 }

@@ -58,9 +58,16 @@ public struct ListOrders {
   )
     throws -> Int
   {
-    if let sku { return try run(selection, in: range, holding: sku) }
-    var missing = 0
-    do {
+    // The named forms list what they name: neither a range nor a SKU chooses among them.
+    switch selection {
+    case .numbers, .reference: return try delivering { try listNamed(selection) }
+    case .all, .count, .last: break
+    }
+    return try delivering {
+      if let sku {
+        try listHolding(sku, selection, in: range)
+        return 0
+      }
       switch selection {
       case .all where !range.isAll: try history.orders(in: range, last: nil, listing.list)
       case .count where !range.isAll:
@@ -72,17 +79,18 @@ public struct ListOrders {
       case .all: try listing.listEvery(in: history)
       case .count: listing.count(try history.count())
       case .last(let count): try history.last(count, listing.list)
-      case .numbers(let numbers):
-        for number in numbers where try !history.order(numbered: number, listing.list) {
-          missing += 1
-          listing.missing(number)
-        }
-      case .reference(let reference):
-        if try !history.order(referenced: reference, listing.list) {
-          missing += 1
-          listing.missing(reference: reference)
-        }
+      case .numbers, .reference: break
       }
+      return 0
+    }
+  }
+
+  /// Runs `list`, then delivers the listing: complete, or after an error what was listed
+  /// before it.
+  private func delivering(_ list: () throws -> Int) throws -> Int {
+    let missing: Int
+    do {
+      missing = try list()
     } catch {
       try? listing.deliver(complete: false)
       throw error
@@ -91,51 +99,43 @@ public struct ListOrders {
     return missing
   }
 
+  /// The orders named by number or by reference, each told missing when there is none.
+  private func listNamed(_ selection: OrderSelection) throws -> Int {
+    var missing = 0
+    switch selection {
+    case .numbers(let numbers):
+      for number in numbers where try !history.order(numbered: number, listing.list) {
+        missing += 1
+        listing.missing(number)
+      }
+    case .reference(let reference):
+      if try !history.order(referenced: reference, listing.list) {
+        missing += 1
+        listing.missing(reference: reference)
+      }
+    case .all, .count, .last: break
+    }
+    return missing
+  }
+
   /// The forms of a listing of the orders that hold `sku`: each order read is kept or not,
   /// so the cost is that of the range read. The newest N are kept in memory as they come.
-  private func run(_ selection: OrderSelection, in range: TimeRange, holding sku: String) throws
-    -> Int
+  private func listHolding(_ sku: String, _ selection: OrderSelection, in range: TimeRange)
+    throws
   {
     func holds(_ order: Order) -> Bool { order.lines.contains { $0.sku == sku } }
-    var missing = 0
-    do {
-      switch selection {
-      case .all:
-        try history.orders(in: range, last: nil) { if holds($0) { try listing.list($0) } }
-      case .count:
-        var count = 0
-        try history.orders(in: range, last: nil) { if holds($0) { count += 1 } }
-        listing.count(count)
-      case .last(let count):
-        var newest: [Order] = []
-        var oldest = 0
-        try history.orders(in: range, last: nil) { order in
-          guard count > 0, holds(order) else { return }
-          if newest.count < count {
-            newest.append(order)
-          } else {
-            newest[oldest] = order
-            oldest = (oldest + 1) % count
-          }
-        }
-        for index in newest.indices { try listing.list(newest[(oldest + index) % newest.count]) }
-      case .numbers(let numbers):
-        // Named orders are listed as they are: a SKU does not choose among them.
-        for number in numbers where try !history.order(numbered: number, listing.list) {
-          missing += 1
-          listing.missing(number)
-        }
-      case .reference(let reference):
-        if try !history.order(referenced: reference, listing.list) {
-          missing += 1
-          listing.missing(reference: reference)
-        }
-      }
-    } catch {
-      try? listing.deliver(complete: false)
-      throw error
+    switch selection {
+    case .all:
+      try history.orders(in: range, last: nil) { if holds($0) { try listing.list($0) } }
+    case .count:
+      var count = 0
+      try history.orders(in: range, last: nil) { if holds($0) { count += 1 } }
+      listing.count(count)
+    case .last(let count):
+      var newest = NewestOrders(keeping: count)
+      try history.orders(in: range, last: nil) { if holds($0) { newest.add($0) } }
+      try newest.visit(listing.list)
+    case .numbers, .reference: break
     }
-    try listing.deliver(complete: true)
-    return missing
   }
 }
