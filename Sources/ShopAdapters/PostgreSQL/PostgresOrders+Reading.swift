@@ -36,7 +36,6 @@ extension PostgresOrders {
   // Internal, not private: PostgresOrders+History.swift reads through these.
   // The seconds are floored, never rounded, and the last column says whether that lost a
   // fraction, which shop never writes.
-  static let columns = columns(reference: "ref", voids: true)
 
   /// The columns with `reference` for `ref`; with `voids`, the row's `voids` and the void
   /// that took it back (the row whose `voids` is its number, found through the unique
