@@ -102,7 +102,6 @@ package struct OptionDescription: Sendable, Equatable {
   /// Where the parser puts what was given.
   var target: OptionTarget
 
-  /// A flag that sets `field`.
   /// The same option, told in another command's words: one name, declared once.
   func helping(_ help: String) -> OptionDescription {
     var described = self
@@ -110,6 +109,7 @@ package struct OptionDescription: Sendable, Equatable {
     return described
   }
 
+  /// A flag that sets `field`.
   static func flag(
     short: String? = nil, _ long: String, help: String,
     sets field: OptionValues.Flag
@@ -134,16 +134,6 @@ package struct OptionDescription: Sendable, Equatable {
     OptionDescription(
       long: long, value: ValueDescription(name: "time", kind: .time), help: help,
       target: .time(field))
-  }
-
-  /// An option whose value is one of `words`, kept in `field`.
-  static func word(
-    _ long: String, name: String, _ words: [String], help: String,
-    sets field: OptionValues.Word
-  ) -> OptionDescription {
-    OptionDescription(
-      long: long, value: ValueDescription(name: name, kind: .word(words)), help: help,
-      target: .word(field))
   }
 
   /// An option whose value is a count (`--last 3`), kept in `field`.

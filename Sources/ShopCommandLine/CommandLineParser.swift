@@ -123,8 +123,9 @@ struct CommandLineParser {
         if attached != nil { throw error("option '\(option.long)' takes no value", command) }
         switch option.target {
         case .help: wantsHelp = true
-        case .flag(let field): parsed.values.flags[field] = true
-        default: throw error("option '\(option.long)' is described without a value", command)
+        case .flag(let field): parsed.values[flag: field] = true
+        case .version, .path, .number, .grouping, .sku, .time, .reference:
+          throw error("option '\(option.long)' is described without a value", command)
         }
         parsed.given.append(option.long)
         continue
@@ -151,15 +152,17 @@ struct CommandLineParser {
       try check(given, value.kind, "'\(option.long)'", command)
       // Given twice, the last one counts.
       switch option.target {
-      case .path(let field): parsed.values.paths[field] = FilePath(given)
-      case .number(let field): parsed.values.numbers[field] = CommandLineParser.number(given)
-      case .word(let field): parsed.values.words[field] = String(decoding: given, as: UTF8.self)
-      case .reference(let field): parsed.values.references[field] = Reference(given)
+      case .path(let field): parsed.values[path: field] = FilePath(given)
+      case .number(let field): parsed.values[number: field] = CommandLineParser.number(given)
+      case .grouping: parsed.values.grouping = Summary.Grouping(word: given)
+      case .sku: parsed.values.sku = String(decoding: given, as: UTF8.self)
+      case .reference: parsed.values.reference = Reference(given)
       case .time(let field):
-        parsed.values.times[field] = TimeArgument.timestamp(given, now: now).map {
+        parsed.values[time: field] = TimeArgument.timestamp(given, now: now).map {
           TypedTime(text: given, timestamp: $0)
         }
-      default: throw error("option '\(option.long)' is described as a flag", command)
+      case .flag, .help, .version:
+        throw error("option '\(option.long)' is described as a flag", command)
       }
       parsed.given.append(option.long)
     }

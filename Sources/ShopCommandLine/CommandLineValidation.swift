@@ -1,3 +1,5 @@
+import ShopCore
+
 /// What a description must hold to be parsed, helped and completed as it says, checked the
 /// way swift-argument-parser's validators check a command: a test asks that `.shop` has no
 /// problem, so a mistake in the description fails the build's tests, not a user.
@@ -68,10 +70,10 @@ extension OptionDescription {
     let fits: Bool
     switch (target, value?.kind) {
     case (.flag, nil), (.help, nil), (.version, nil): fits = true
-    case (.path, .path?), (.number, .count?), (.number, .orderNumber?), (.word, .word?),
-      (.word, .sku?),
+    case (.path, .path?), (.number, .count?), (.number, .orderNumber?), (.sku, .sku?),
       (.time, .time?), (.reference, .reference?):
       fits = true
+    case (.grouping, .word(let words)?): fits = words == Summary.Grouping.words
     default: fits = false
     }
     if !fits { problems.append("\(owner): \(long)'s value does not fit where it goes") }

@@ -24,6 +24,9 @@ extension Invocation {
     }
   }
 
+  /// Gives each option of the command its meaning, by an exhaustive `switch` over the
+  /// command's options (ShopCommandLine+Commands.swift): an option declared for a command
+  /// and given no meaning here does not compile.
   private init(
     _ command: Command, _ parsed: ParsedCommand, _ described: CommandDescription,
     _ description: CommandLineDescription
@@ -31,57 +34,108 @@ extension Invocation {
     let values = parsed.values
     switch command {
     case .place:
+      var options = PlacementOptions()
+      var reference: Reference?
+      for option in PlaceOption.allCases {
+        switch option {
+        case .reference: reference = values.reference
+        case .quiet: if values[flag: .quiet] { options.report = .quiet }
+        case .json: if values[flag: .json] { options.report = .json }
+        case .catalog: options.catalogPath = values[path: .catalog]
+        case .orders: options.ordersPath = values[path: .orders]
+        case .memory: options.memory = values[flag: .memory]
+        case .explain: options.explain = values[flag: .explain]
+        case .help: break  // The parser answers it.
+        }
+      }
       switch CartSyntax.cart(arguments: parsed.operands) {
-      case .success(let cart):
-        self = .place(PlacementOptions(values), cart, values.references[.reference])
+      case .success(let cart): self = .place(options, cart, reference)
       case .failure(let error):
         throw UsageError(reason: "\(error)", command: described, in: description)
       }
     case .batch:
+      var options = PlacementOptions()
+      for option in BatchOption.allCases {
+        switch option {
+        case .quiet: if values[flag: .quiet] { options.report = .quiet }
+        case .json: if values[flag: .json] { options.report = .json }
+        case .catalog: options.catalogPath = values[path: .catalog]
+        case .orders: options.ordersPath = values[path: .orders]
+        case .memory: options.memory = values[flag: .memory]
+        case .explain: options.explain = values[flag: .explain]
+        case .help: break
+        }
+      }
       let input = parsed.operands.first.flatMap { $0 == [UInt8(ascii: "-")] ? nil : $0 }
-      self = .batch(PlacementOptions(values), input: input.map(FilePath.init))
+      self = .batch(options, input: input.map(FilePath.init))
     case .void:
-      var options = VoidOptions(ordersPath: values.paths[.orders], explain: values.flags[.explain])
-      options.report = values.flags[.quiet] ? .quiet : values.flags[.json] ? .json : .text
+      var options = VoidOptions()
+      var reference: Reference?
+      for option in VoidOption.allCases {
+        switch option {
+        case .reference: reference = values.reference
+        case .quiet: if values[flag: .quiet] { options.report = .quiet }
+        case .json: if values[flag: .json] { options.report = .json }
+        case .orders: options.ordersPath = values[path: .orders]
+        case .explain: options.explain = values[flag: .explain]
+        case .help: break
+        }
+      }
       // The parser checked the operand: one whole number from 1 that fits `Int`.
       guard let number = parsed.operands.first.flatMap(CommandLineParser.number) else {
         throw UsageError(reason: "missing NUMBER", command: described, in: description)
       }
-      self = .void(options, number: number, values.references[.reference])
+      self = .void(options, number: number, reference)
     case .orders:
-      var options = OrdersOptions(
-        ordersPath: values.paths[.orders], json: values.flags[.json])
-      options.explain = values.flags[.explain]
-      options.csv = values.flags[.csv]
-      options.range = try TimeRange(values, described, description)
-      options.sku = values.words[.sku]
-      if values.flags[.count] {
-        options.selection = .count
-      } else if let last = values.numbers[.last] {
-        options.selection = .last(last)
-      } else if let reference = values.references[.reference] {
-        options.selection = .reference(reference)
-      } else if !parsed.operands.isEmpty {
+      var options = OrdersOptions()
+      if !parsed.operands.isEmpty {
         options.selection = .numbers(parsed.operands.compactMap(CommandLineParser.number))
       }
+      // The forms of the selection conflict with each other, so at most one is given.
+      for option in OrdersOption.allCases {
+        switch option {
+        case .orders: options.ordersPath = values[path: .orders]
+        case .json: if values[flag: .json] { options.style = .json }
+        case .csv: if values[flag: .csv] { options.style = .csv }
+        case .count: if values[flag: .count] { options.selection = .count }
+        case .last: if let last = values[number: .last] { options.selection = .last(last) }
+        case .since, .until: break  // Read together, as the range, below.
+        case .reference:
+          if let reference = values.reference { options.selection = .reference(reference) }
+        case .sku: options.sku = values.sku
+        case .explain: options.explain = values[flag: .explain]
+        case .help: break
+        }
+      }
+      options.range = try TimeRange(values, described, description)
       self = .orders(options)
     case .summary:
-      var options = SummaryOptions(
-        ordersPath: values.paths[.orders], json: values.flags[.json])
-      options.explain = values.flags[.explain]
-      options.csv = values.flags[.csv]
-      options.sku = values.words[.sku]
-      options.range = try TimeRange(values, described, description)
-      switch values.words[.by] {
-      case "day": options.grouping = .day
-      case "sku": options.grouping = .sku
-      default: options.grouping = .none
+      var options = SummaryOptions()
+      for option in SummaryOption.allCases {
+        switch option {
+        case .orders: options.ordersPath = values[path: .orders]
+        case .since, .until: break  // Read together, as the range, below.
+        case .by: options.grouping = values.grouping ?? .none
+        case .sku: options.sku = values.sku
+        case .json: if values[flag: .json] { options.style = .json }
+        case .csv: if values[flag: .csv] { options.style = .csv }
+        case .explain: options.explain = values[flag: .explain]
+        case .help: break
+        }
       }
+      options.range = try TimeRange(values, described, description)
       self = .summary(options)
     case .catalog:
-      self = .catalog(
-        catalogPath: values.paths[.catalog], json: values.flags[.json],
-        explain: values.flags[.explain])
+      var (path, json, explain): (FilePath?, Bool, Bool) = (nil, false, false)
+      for option in CatalogOption.allCases {
+        switch option {
+        case .catalog: path = values[path: .catalog]
+        case .json: json = values[flag: .json]
+        case .explain: explain = values[flag: .explain]
+        case .help: break
+        }
+      }
+      self = .catalog(catalogPath: path, json: json, explain: explain)
     case .help:
       let topic = parsed.operands.first.map { String(decoding: $0, as: UTF8.self) }
       self = .help(topic.flatMap(Command.init(rawValue:)))
@@ -104,7 +158,7 @@ extension TimeRange {
     _ values: OptionValues, _ described: CommandDescription,
     _ description: CommandLineDescription
   ) throws(UsageError) {
-    if let since = values.times[.since], let until = values.times[.until],
+    if let since = values[time: .since], let until = values[time: .until],
       until.timestamp <= since.timestamp
     {
       let reason =
@@ -112,17 +166,6 @@ extension TimeRange {
         + TerminalText.quoted(since.text)
       throw UsageError(reason: reason, command: described, in: description)
     }
-    self.init(since: values.times[.since]?.timestamp, until: values.times[.until]?.timestamp)
-  }
-}
-
-extension PlacementOptions {
-  fileprivate init(_ values: OptionValues) {
-    self.init()
-    report = values.flags[.quiet] ? .quiet : values.flags[.json] ? .json : .text
-    catalogPath = values.paths[.catalog]
-    ordersPath = values.paths[.orders]
-    memory = values.flags[.memory]
-    explain = values.flags[.explain]
+    self.init(since: values[time: .since]?.timestamp, until: values[time: .until]?.timestamp)
   }
 }

@@ -12,64 +12,141 @@ enum OptionTarget: Sendable, Equatable {
   case path(OptionValues.Path)
   /// A whole number from 1.
   case number(OptionValues.Number)
-  /// One of some words.
-  case word(OptionValues.Word)
+  /// How a summary groups its rows, one of ``ShopCore/Summary/Grouping/words``.
+  case grouping
+  /// A SKU.
+  case sku
   /// A date or a UTC time, with the text typed.
   case time(OptionValues.Time)
   /// An order's reference.
-  case reference(OptionValues.Ref)
+  case reference
   /// `-h`, `--help`: show help instead of running.
   case help
   /// `--version`, before any command.
   case version
 }
 
-/// Every option's value once parsed, each where its description's target puts it: one store
-/// per kind of value, indexed by that kind's fields, so a field is set and read by its enum
-/// case and a new option of a kind needs only a new case (and the store's count raised).
+/// Every option's value once parsed, each in a field of its own, set and read through its
+/// kind's enum. Each subscript is an exhaustive `switch`: a case added to a kind without its
+/// field does not compile, and no count is kept by hand, so no argument can reach a trap.
 package struct OptionValues: Equatable, Sendable {
-  enum Flag: Int, CaseIterable, Sendable { case quiet, json, memory, explain, count, csv }
-  package enum Path: Int, CaseIterable, Sendable { case catalog, orders }
-  enum Number: Int, CaseIterable, Sendable { case last }
-  enum Word: Int, CaseIterable, Sendable { case by, sku }
-  enum Time: Int, CaseIterable, Sendable { case since, until }
-  enum Ref: Int, CaseIterable, Sendable { case reference }
+  enum Flag: CaseIterable, Sendable { case quiet, json, memory, explain, count, csv }
+  package enum Path: CaseIterable, Sendable { case catalog, orders }
+  enum Number: CaseIterable, Sendable { case last }
+  enum Time: CaseIterable, Sendable { case since, until }
+
+  private var quiet = false
+  private var json = false
+  private var memory = false
+  private var explain = false
+  private var count = false
+  private var csv = false
+  private var catalog: FilePath?
+  private var orders: FilePath?
+  private var last: Int?
+  private var since: TypedTime?
+  private var until: TypedTime?
+  /// `--by`; nil when not given.
+  var grouping: Summary.Grouping?
+  var sku: String?
+  var reference: Reference?
 
   /// True for the flags given.
-  var flags = OptionFields<Flag, 6, Bool>(repeating: false)
-  var paths = OptionFields<Path, 2, FilePath?>(repeating: nil)
-  var numbers = OptionFields<Number, 1, Int?>(repeating: nil)
-  var words = OptionFields<Word, 2, String?>(repeating: nil)
-  var times = OptionFields<Time, 2, TypedTime?>(repeating: nil)
-  var references = OptionFields<Ref, 1, Reference?>(repeating: nil)
-}
-
-/// One value for each case of `Field`, whose raw values are 0 up to `count`, kept inline:
-/// a dictionary or an array would have the runtime build its generic type's metadata on
-/// first use, a tenth of the instructions of a `shop place`.
-struct OptionFields<Field: RawRepresentable<Int> & CaseIterable, let count: Int, Value> {
-  private var values: InlineArray<count, Value>
-
-  init(repeating value: Value) {
-    values = InlineArray(repeating: value)
+  subscript(flag flag: Flag) -> Bool {
+    get {
+      switch flag {
+      case .quiet: quiet
+      case .json: json
+      case .memory: memory
+      case .explain: explain
+      case .count: count
+      case .csv: csv
+      }
+    }
+    set {
+      switch flag {
+      case .quiet: quiet = newValue
+      case .json: json = newValue
+      case .memory: memory = newValue
+      case .explain: explain = newValue
+      case .count: count = newValue
+      case .csv: csv = newValue
+      }
+    }
   }
 
-  subscript(field: Field) -> Value {
-    get { values[field.rawValue] }
-    set { values[field.rawValue] = newValue }
+  subscript(path path: Path) -> FilePath? {
+    get {
+      switch path {
+      case .catalog: catalog
+      case .orders: orders
+      }
+    }
+    set {
+      switch path {
+      case .catalog: catalog = newValue
+      case .orders: orders = newValue
+      }
+    }
+  }
+
+  subscript(number number: Number) -> Int? {
+    get {
+      switch number {
+      case .last: last
+      }
+    }
+    set {
+      switch number {
+      case .last: last = newValue
+      }
+    }
+  }
+
+  subscript(time time: Time) -> TypedTime? {
+    get {
+      switch time {
+      case .since: since
+      case .until: until
+      }
+    }
+    set {
+      switch time {
+      case .since: since = newValue
+      case .until: until = newValue
+      }
+    }
   }
 }
-
-extension OptionFields: Equatable where Value: Equatable {
-  static func == (left: Self, right: Self) -> Bool {
-    Field.allCases.allSatisfy { left[$0] == right[$0] }
-  }
-}
-
-extension OptionFields: Sendable where Value: Sendable {}
 
 /// A time as typed (for messages) and the instant it names.
 struct TypedTime: Equatable, Sendable {
   let text: [UInt8]
   let timestamp: Timestamp
+}
+
+extension Summary.Grouping {
+  /// The word `--by` takes for each grouping: nil for none, the default, which has no word.
+  /// A `switch`, so a grouping added to the core has a word here or does not compile.
+  package var word: String? {
+    switch self {
+    case .none: nil
+    case .day: "day"
+    case .sku: "sku"
+    }
+  }
+
+  /// `day`, `sku`: the words `--by` is checked against, made from ``word``.
+  package static var words: [String] { allCases.compactMap { $0.word } }
+
+  /// The grouping `word` names; nil for a word `--by` does not take (the parser has already
+  /// refused those, by ``words``).
+  init?(word: [UInt8]) {
+    guard
+      let named = Summary.Grouping.allCases.first(where: {
+        $0.word?.utf8.elementsEqual(word) == true
+      })
+    else { return nil }
+    self = named
+  }
 }

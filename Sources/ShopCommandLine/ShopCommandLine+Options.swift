@@ -1,7 +1,8 @@
 import ShopAdapters
 import ShopCore
 
-// Every option of `shop`, declared once; the commands in ShopCommandLine.swift name them.
+// Every option of `shop`, declared once; each command's options are an enum of their own
+// (ShopCommandLine+Commands.swift).
 
 extension OptionDescription {
   package static let help = OptionDescription(
@@ -30,24 +31,25 @@ extension OptionDescription {
   package static let reference = OptionDescription(
     long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
     help: "The order's ref: 1-64 letters, digits, '-', '_', '.', ':' or '/'. Placed at most once.",
-    target: .reference(.reference))
+    target: .reference)
 
   /// `void --ref`: the same value as `place --ref`, given to a void.
   static let voidReference = OptionDescription(
     long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
     help: "The void's ref, as for place: a rerun under it records nothing new.",
-    target: .reference(.reference))
+    target: .reference)
 
   /// `orders --ref`: the same value as `place --ref`, sought rather than given.
   package static let referenceSought = OptionDescription(
     long: "--ref", value: ValueDescription(name: "ref", kind: .reference),
     help: "List only the order that holds this ref (status 1 when none does).",
-    target: .reference(.reference))
+    target: .reference)
 
   package static let catalog = OptionDescription.path(
     "--catalog", name: "path",
     help: "The catalog, a CSV file of sku,price lines (a header may name more columns).",
-    defaults: ["$SHOP_CATALOG", "the built-in catalog: pen 30, lamp 190"], sets: .catalog)
+    defaults: ["$SHOP_CATALOG", "the built-in catalog: \(CommandLineDescription.builtInPrices)"],
+    sets: .catalog)
 
   package static let orders = OptionDescription.path(
     "--orders", name: "path-or-uri",
@@ -56,9 +58,10 @@ extension OptionDescription {
       "$SHOP_ORDERS", "$XDG_DATA_HOME/shop/orders.jsonl", "~/.local/share/shop/orders.jsonl",
     ], sets: .orders)
 
-  package static let by = OptionDescription.word(
-    "--by", name: "group", ["day", "sku"], help: "One line per day or per SKU: day or sku.",
-    sets: .by)
+  package static let by = OptionDescription(
+    long: "--by", value: ValueDescription(name: "group", kind: .word(Summary.Grouping.words)),
+    help: "One line per day or per SKU: \(Suggestion.either(Summary.Grouping.words)).",
+    target: .grouping)
   package static let csv = OptionDescription.flag(
     "--csv",
     help: """
@@ -67,15 +70,15 @@ extension OptionDescription {
       """, sets: .csv)
 
   /// `orders --sku`: the orders that hold a SKU.
-  static let skuSought = OptionDescription(
+  package static let skuSought = OptionDescription(
     long: "--sku", value: ValueDescription(name: "sku", kind: .sku),
-    help: "List only the orders that hold this SKU.", target: .word(.sku))
+    help: "List only the orders that hold this SKU.", target: .sku)
 
   /// `summary --sku`: one SKU's sums.
-  static let skuSummed = OptionDescription(
+  package static let skuSummed = OptionDescription(
     long: "--sku", value: ValueDescription(name: "sku", kind: .sku),
     help: "Print only this SKU's line of --by sku (zeros when none was sold).",
-    target: .word(.sku))
+    target: .sku)
 
   package static let since = OptionDescription.time(
     "--since",
@@ -91,30 +94,6 @@ extension OptionDescription {
       Only orders placed before TIME, which is left out: --since 2026-12-01 --until \
       2026-12-02 is the one day.
       """, sets: .until)
-
-  /// The options of `place`; `batch` has the same, but for the words of `-q`.
-  package static let placement: [OptionDescription] = [
-    .quiet,
-    .json,
-    .catalog,
-    .orders,
-    .memory,
-    .explain,
-    .help,
-  ]
-}
-
-extension OptionDescription {
-  /// The options of `batch`: `place`'s, with `-q` saying where lines not placed go.
-  package static let batch: [OptionDescription] = placement.map { option in
-    guard option == .quiet else { return option }
-    var quiet = option
-    quiet.help = """
-      Report nothing on standard output; errors, and the lines not placed, still go to \
-      standard error.
-      """
-    return quiet
-  }
 }
 
 extension OperandDescription {

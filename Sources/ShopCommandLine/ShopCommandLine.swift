@@ -2,7 +2,8 @@ import ShopAdapters
 import ShopCore
 
 /// The one description of `shop`'s command line; everything a user reads about it is made from
-/// here (the tables of docs/commands.md are checked against it by the tests).
+/// here (the tables of docs/commands.md are checked against it by the tests). Each command's
+/// options are the cases of its enum (ShopCommandLine+Commands.swift).
 extension CommandLineDescription {
   package static let shop = CommandLineDescription(
     program: "shop",
@@ -22,7 +23,7 @@ extension CommandLineDescription {
           (already placed)' (exit 0), other items 'ref REF is order NUMBER, with other items' \
           (exit 1).
           """,
-        options: [.reference] + OptionDescription.placement,
+        options: PlaceOption.allCases.map { $0.described },
         operands: [.items],
         conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
       CommandDescription(
@@ -34,7 +35,7 @@ extension CommandLineDescription {
           Reports one line per order as it is saved. The report of a line not placed starts \
           with 'line N: ' (with --quiet it goes to standard error), and makes the exit status 1.
           """,
-        options: OptionDescription.batch,
+        options: BatchOption.allCases.map { $0.described },
         operands: [
           OperandDescription(
             name: "FILE", kind: .path, isOptional: true, isRepeating: false,
@@ -53,14 +54,7 @@ extension CommandLineDescription {
           --ref, a void the store already holds under that ref is answered as already void, \
           and a ref another record holds is refused (exit 1).
           """,
-        options: [
-          .voidReference,
-          .quiet.helping("Report nothing on standard output; the exit status tells."),
-          .json.helping("Report the void as stored, as one JSON object."),
-          .orders,
-          .explain,
-          .help,
-        ],
+        options: VoidOption.allCases.map { $0.described },
         operands: [.voided],
         conflicts: [(.option(.quiet), .option(.json))]),
       CommandDescription(
@@ -76,18 +70,7 @@ extension CommandLineDescription {
           but NUMBERs and --ref. A voided order ends 'voided by N'; a void is a line of its \
           own, 'void of N'; --count counts both.
           """,
-        options: [
-          .orders,
-          .json.helping("Print each order as stored, one JSON object per line."),
-          .csv,
-          .count,
-          .last,
-          .since, .until,
-          .referenceSought,
-          .skuSought,
-          .explain,
-          .help,
-        ],
+        options: OrdersOption.allCases.map { $0.described },
         operands: [
           .numbers
         ],
@@ -117,15 +100,7 @@ extension CommandLineDescription {
           (price times quantity, before any order's discount) and how many orders have it; \
           with --sku SKU, that line for one SKU.
           """,
-        options: [
-          .orders, .since, .until,
-          .by,
-          .skuSummed,
-          .json.helping("Print one JSON object per line."),
-          .csv.helping("Print CSV (RFC 4180, CRLF line ends) with a header naming the sums."),
-          .explain,
-          .help,
-        ],
+        options: SummaryOption.allCases.map { $0.described },
         operands: [],
         conflicts: [
           (.option(.json), .option(.csv)), (.option(.by), .option(.skuSummed)),
@@ -134,17 +109,14 @@ extension CommandLineDescription {
         name: "catalog",
         abstract: "List the catalog's SKUs and prices, sorted by SKU.",
         discussion: "",
-        options: [
-          .catalog, .json.helping("Print one JSON object per SKU."),
-          .explain, .help,
-        ],
+        options: CatalogOption.allCases.map { $0.described },
         operands: [],
         conflicts: []),
       CommandDescription(
         name: "help",
         abstract: "Show help for shop or one of its commands.",
         discussion: "'shop help COMMAND' prints what 'shop COMMAND --help' prints.",
-        options: [.help],
+        options: HelpOption.allCases.map { $0.described },
         operands: [
           OperandDescription(
             name: "COMMAND", kind: .command, isOptional: true, isRepeating: false,
@@ -159,7 +131,7 @@ extension CommandLineDescription {
           'source <(shop completions bash)'. Completes commands, options, file names and, \
           for 'shop place', the SKUs of the catalog on the command line.
           """,
-        options: [.help],
+        options: HelpOption.allCases.map { $0.described },
         operands: [
           OperandDescription(
             name: "SHELL", kind: .word(["bash", "zsh", "fish"]), isOptional: false,
@@ -170,7 +142,7 @@ extension CommandLineDescription {
         name: "manual",
         abstract: "Print the manual page, in roff.",
         discussion: "'make install' installs it; to read it now: 'shop manual | man -l -'.",
-        options: [.help],
+        options: HelpOption.allCases.map { $0.described },
         operands: [],
         conflicts: []),
     ],
@@ -254,6 +226,10 @@ extension CommandLineDescription {
           + "'\(listingNewest("N"))' first."
       ),
     ].map { Entry(name: "\($0.0.rawValue)", text: $0.1) })
+
+  /// The built-in prices as help, the manual and `--explain` tell them: `pen 30, lamp 190`.
+  package static let builtInPrices = MemoryCatalog.builtInEntries.map { "\($0.sku) \($0.price)" }
+    .joined(separator: ", ")
 
   /// The command line that lists the newest `count` orders, `shop orders --last 2`: what to
   /// run before placing again orders whose outcome is unknown.

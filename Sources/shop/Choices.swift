@@ -121,3 +121,30 @@ func chooseReport(_ style: ReportStyle) -> Chosen<ReportStyle> {
   case .json: return Chosen(value: .json, why: "from \(OptionDescription.json.long)")
   }
 }
+
+/// How `orders` or `summary` prints: `--json`, `--csv`, else text. For text, the reason names
+/// only the forms this selection could take instead: a count is a number, and numbers have no
+/// CSV.
+func chooseListing(_ style: ListingStyle, selection: OrderSelection = .all) -> Chosen<ListingStyle>
+{
+  let json = OptionDescription.json.long
+  let csv = OptionDescription.csv.long
+  switch (style, selection) {
+  case (.json, _): return Chosen(value: .json, why: "from \(json)")
+  case (.csv, _): return Chosen(value: .csv, why: "from \(csv)")
+  case (.text, .count): return Chosen(value: .text, why: "a count has no other form")
+  case (.text, .numbers): return Chosen(value: .text, why: "default; \(json)")
+  case (.text, .all), (.text, .last), (.text, .reference):
+    return Chosen(value: .text, why: "default; \(json) or \(csv)")
+  }
+}
+
+/// How `summary` groups its rows: by what `--by` names, else one line of sums.
+func chooseGrouping(_ grouping: Summary.Grouping) -> Chosen<Summary.Grouping> {
+  let by = OptionDescription.by.long
+  guard let word = grouping.word else {
+    let rows = Summary.Grouping.words.map { "\(by) \($0)" }.joined(separator: " or ")
+    return Chosen(value: grouping, why: "default; \(rows) for rows")
+  }
+  return Chosen(value: grouping, why: "from \(by) \(word)")
+}

@@ -56,11 +56,63 @@ struct Explanation {
     return explanation
   }
 
-  static func orders(_ store: Chosen<StoreSource>, listing: String, libpq: String) -> Explanation {
+  /// `orders`: the store, then what is listed and how.
+  static func orders(
+    _ store: Chosen<StoreSource>, _ options: OrdersOptions, style: Chosen<ListingStyle>,
+    libpq: String
+  ) -> Explanation {
+    let form: String
+    switch options.selection {
+    case .all: form = options.sku == nil ? "every order and void" : "every order"
+    case .count:
+      form = "the count of records, orders and voids (from \(OptionDescription.count.long))"
+    case .last(let count): form = "the newest \(count) (from \(OptionDescription.last.long))"
+    case .numbers(let numbers): form = "orders " + numbers.map { "\($0)" }.joined(separator: ", ")
+    case .reference(let reference):
+      form = "the order with ref \(reference) (from \(OptionDescription.reference.long))"
+    }
+    let holding =
+      options.sku.map { " that hold \($0) (from \(OptionDescription.skuSought.long))" } ?? ""
+    let range = options.range.isAll ? "" : " placed in " + inRange
     var explanation = Explanation()
     explanation.add(store, libpq: libpq)
-    explanation.lines.append(("listing", listing))
+    explanation.lines.append(
+      ("listing", "\(form)\(holding)\(range), as \(told(style)), to standard output"))
     return explanation
+  }
+
+  /// `summary`: the store, then which sums of which orders, and how.
+  static func summary(
+    _ store: Chosen<StoreSource>, _ options: SummaryOptions, grouping: Chosen<Summary.Grouping>,
+    style: Chosen<ListingStyle>, libpq: String
+  ) -> Explanation {
+    let rows: String
+    switch grouping.value {
+    case .none: rows = "one line of sums (\(grouping.why))"
+    case .day: rows = "one line per UTC day (\(grouping.why))"
+    case .sku: rows = "one line per SKU (\(grouping.why))"
+    }
+    let what =
+      options.sku.map { "the line of \($0) alone (from \(OptionDescription.skuSummed.long))" }
+      ?? rows
+    let range = options.range.isAll ? "every order" : "the orders placed in " + inRange
+    var explanation = Explanation()
+    explanation.add(store, libpq: libpq)
+    explanation.lines.append(
+      ("listing", "\(what) of \(range), as \(told(style)), to standard output"))
+    return explanation
+  }
+
+  private static let inRange =
+    "the range of \(OptionDescription.since.long) and \(OptionDescription.until.long)"
+
+  /// `JSON (from --json)`, `text (default; --json or --csv)`.
+  private static func told(_ style: Chosen<ListingStyle>) -> String {
+    switch style.value {
+    case .text: "text (\(style.why))"
+    case .json: "JSON (\(style.why))"
+    case .csv: "CSV (\(style.why))"
+    }
   }
 
   static func catalog(_ catalog: Chosen<CatalogSource>, json: Bool) -> Explanation {
@@ -78,7 +130,9 @@ struct Explanation {
   private mutating func add(_ catalog: Chosen<CatalogSource>) {
     switch catalog.value {
     case .file(let path): lines.append(("catalog", "file \(display(path)) (\(catalog.why))"))
-    case .builtIn: lines.append(("catalog", "built-in: pen 30, lamp 190 (\(catalog.why))"))
+    case .builtIn:
+      lines.append(
+        ("catalog", "built-in: \(CommandLineDescription.builtInPrices) (\(catalog.why))"))
     }
   }
 

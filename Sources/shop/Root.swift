@@ -113,14 +113,14 @@ private struct Root {
 
     case .orders(let options):
       let store = try admit(options.ordersPath, memory: false)
+      let style = chooseListing(options.style, selection: options.selection)
       if options.explain {
-        return try show(Explanation.orders(store, listing: options.listingWhy, libpq: libpq).text)
+        return try show(Explanation.orders(store, options, style: style, libpq: libpq).text)
       }
       let output = try streams.listing()
-      let style: OrderListing.Style = options.json ? .json : options.csv ? .csv : .text
       let history = try makeStore(store)
       let listing = OrderListing(
-        output: output, style: style, lines: history.storedLines,
+        output: output, style: style.value, lines: history.storedLines,
         notes: DescriptorOutput(descriptor: streams.errors, name: "standard error"))
       let missing = try ListOrders(history: history.orders, listing: listing)
         .run(options.selection, in: options.range, holding: options.sku)
@@ -128,13 +128,15 @@ private struct Root {
 
     case .summary(let options):
       let store = try admit(options.ordersPath, memory: false)
+      let (grouping, style) = (chooseGrouping(options.grouping), chooseListing(options.style))
       if options.explain {
-        return try show(Explanation.orders(store, listing: options.summaryWhy, libpq: libpq).text)
+        return try show(
+          Explanation.summary(store, options, grouping: grouping, style: style, libpq: libpq)
+            .text)
       }
-      let style: SummaryListing.Style = options.json ? .json : options.csv ? .csv : .text
-      let report = SummaryListing(output: try streams.listing(), style: style)
+      let report = SummaryListing(output: try streams.listing(), style: style.value)
       try Summarise(
-        history: try makeStore(store).orders, report: report, by: options.grouping,
+        history: try makeStore(store).orders, report: report, by: grouping.value,
         sku: options.sku
       ).summarise(options.range)
       return .success

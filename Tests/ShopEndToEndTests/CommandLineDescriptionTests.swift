@@ -29,7 +29,7 @@ struct CommandLineDescriptionTests {
       Issue.record("not parsed as a command")
       return
     }
-    #expect(parsed.values.paths[.orders] == FilePath("red"))
+    #expect(parsed.values[path: .orders] == FilePath("red"))
     #expect(
       try Invocation(parsing: arguments, in: description)
         == .catalog(catalogPath: nil, json: true, explain: false))
@@ -159,10 +159,10 @@ struct CommandLineDescriptionTests {
     #expect(try parse("orders") == .orders(OrdersOptions()))
     #expect(
       try parse("orders", "--json", "1001", "1003")
-        == .orders(OrdersOptions(json: true, selection: .numbers([1001, 1003]))))
+        == .orders(OrdersOptions(style: .json, selection: .numbers([1001, 1003]))))
     #expect(
       try parse("orders", "--last=2", "--json")
-        == .orders(OrdersOptions(json: true, selection: .last(2))))
+        == .orders(OrdersOptions(style: .json, selection: .last(2))))
     #expect(try parse("orders", "--count") == .orders(OrdersOptions(selection: .count)))
     guard case .orders(let options) = try parse("orders", "--orders", "postgresql://h/db") else {
       Issue.record("not orders")

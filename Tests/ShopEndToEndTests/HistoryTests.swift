@@ -33,7 +33,7 @@ struct HistoryOptionsTests {
       try parse("orders", "--csv", "--until", "2026-12-02")
         == .orders(
           OrdersOptions(
-            csv: true, range: TimeRange(since: nil, until: HistoryOptionsTests.december2))))
+            style: .csv, range: TimeRange(since: nil, until: HistoryOptionsTests.december2))))
     #expect(try parse("orders", "--json", "--since", "2026-12-01") != .orders(OrdersOptions()))
     // Given twice, the last one counts, as for every option.
     #expect(
@@ -48,7 +48,7 @@ struct HistoryOptionsTests {
       try parse("summary", "--by", "day", "--json", "--since", "2026-12-01")
         == .summary(
           SummaryOptions(
-            json: true, range: TimeRange(since: HistoryOptionsTests.december1, until: nil),
+            style: .json, range: TimeRange(since: HistoryOptionsTests.december1, until: nil),
             grouping: .day)))
     #expect(try parse("summary", "--by=sku") == .summary(SummaryOptions(grouping: .sku)))
   }

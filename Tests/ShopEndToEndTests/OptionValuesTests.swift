@@ -5,14 +5,14 @@ import Testing
 @testable import ShopCommandLine
 @testable import shop
 
-/// Each kind's store holds one value per field of its enum, apart from the others: a case
-/// added to an enum without raising its store's count would trap here, not in a user's run.
+/// Each kind's fields hold one value per case of its enum, apart from the others (a case added
+/// to an enum without its field does not compile).
 struct OptionValuesTests {
   @Test func eachFlagIsSetAlone() {
     for flag in OptionValues.Flag.allCases {
       var values = OptionValues()
-      values.flags[flag] = true
-      #expect(OptionValues.Flag.allCases.filter { values.flags[$0] } == [flag])
+      values[flag: flag] = true
+      #expect(OptionValues.Flag.allCases.filter { values[flag: $0] } == [flag])
       #expect(values != OptionValues())
     }
   }
@@ -20,28 +20,36 @@ struct OptionValuesTests {
   @Test func eachPathAndTimeKeepsItsOwnValue() throws {
     var values = OptionValues()
     for path in OptionValues.Path.allCases {
-      values.paths[path] = FilePath("\(path)")
+      values[path: path] = FilePath("\(path)")
     }
     for path in OptionValues.Path.allCases {
-      #expect(values.paths[path] == FilePath("\(path)"))
+      #expect(values[path: path] == FilePath("\(path)"))
     }
     for (index, time) in OptionValues.Time.allCases.enumerated() {
       let typed = TypedTime(
         text: Array("\(time)".utf8), timestamp: Timestamp(secondsSince1970: Int64(index)))
-      values.times[time] = typed
-      #expect(values.times[time] == typed)
+      values[time: time] = typed
+      #expect(values[time: time] == typed)
     }
-    #expect(values.times[.since] != values.times[.until])
-    values.paths[.catalog] = nil
-    #expect(values.paths[.catalog] == nil && values.paths[.orders] == FilePath("orders"))
+    #expect(values[time: .since] != values[time: .until])
+    values[path: .catalog] = nil
+    #expect(values[path: .catalog] == nil && values[path: .orders] == FilePath("orders"))
   }
 
   @Test func theSingleFieldsAreStoredToo() throws {
     var values = OptionValues()
-    values.numbers[.last] = 3
-    values.words[.by] = "day"
-    values.references[.reference] = try #require(Reference("web-1"))
-    #expect(values.numbers[.last] == 3 && values.words[.by] == "day")
-    #expect(values.references[.reference]?.text == "web-1")
+    values[number: .last] = 3
+    values.grouping = .day
+    values.reference = try #require(Reference("web-1"))
+    #expect(values[number: .last] == 3 && values.grouping == .day)
+    #expect(values.reference?.text == "web-1")
+    // Every word `--by` takes names its grouping, and no other word does.
+    for grouping in Summary.Grouping.allCases {
+      #expect(
+        grouping.word.flatMap { Summary.Grouping(word: Array($0.utf8)) }
+          == grouping.word.map { _ in grouping })
+    }
+    #expect(
+      Summary.Grouping.words == ["day", "sku"] && Summary.Grouping(word: Array("week".utf8)) == nil)
   }
 }

@@ -1,5 +1,11 @@
 import ShopCore
 
+/// How a listing or summary is printed: text, JSON or CSV; `--json` and `--csv` make one
+/// choice, since they can't be given together.
+public enum ListingStyle: Equatable, Sendable {
+  case text, json, csv
+}
+
 /// What `shop orders` prints, from any store's ``OrderHistory``: a line a person reads
 /// (``OrderText``), each order's JSON, or CSV with a header (``OrderCSV``). The JSON of an
 /// order is the store's own line when it keeps one (``StoredOrderLines``), copied byte for
@@ -9,9 +15,7 @@ import ShopCore
 /// once, memory does not grow with the number of orders, and a reader that goes away stops
 /// the listing at the next delivery.
 public final class OrderListing: Listing {
-  public enum Style: Sendable {
-    case text, json, csv
-  }
+  public typealias Style = ListingStyle
 
   private let output: any ByteOutput
   private let style: Style

@@ -15,9 +15,7 @@ import ShopCore
 /// `orders,voided,total,payable,discount` (with `day` first for `--by day`), or
 /// `sku,quantity,revenue,orders`; the header alone when there are no rows.
 public final class SummaryListing: SummaryReport {
-  public enum Style: Sendable {
-    case text, json, csv
-  }
+  public typealias Style = ListingStyle
 
   private let output: any ByteOutput
   private let style: Style

@@ -2,7 +2,7 @@
 /// and the discount given, over a range of time; and, when asked, per day or per SKU.
 public struct Summary: Equatable, Sendable {
   /// What the rows are.
-  public enum Grouping: Equatable, Sendable {
+  public enum Grouping: Equatable, Sendable, CaseIterable {
     /// None: the totals alone.
     case none
     /// One row per UTC day that has orders, oldest first.
