@@ -118,6 +118,68 @@ struct PostgresVoidTests {
     #expect(summary.hasPrefix("orders 90  voided 10  total 2400 "), "\(summary)")
   }
 
+  /// kill -9 at random moments of many voids (connecting, under the lock, between COPY and
+  /// COMMIT, reporting): every void reported is saved, no order is voided twice, the numbers
+  /// keep no gap, the lock is never left held, and a killed void under a ref, run again,
+  /// answers void or already void, never a second void.
+  @Test func killNineAmongVoidsLosesNothingReportedAndVoidsNothingTwice() throws {
+    let server = try PostgresServer.shared.get()
+    let database = try server.makeDatabase()
+    let uri = server.tcpURI(database)
+    let shop = try Shop()
+    let seed = (1...60).map { "pen=\($0 % 5 + 1)" }.joined(separator: "\n") + "\n"
+    #expect(try shop.run(["batch", "-q", "--orders", uri], input: seed).status == 0)
+    var random = SplitMix(seed: 34)
+    var reported: [Int] = []
+    var killed = 0
+    var rerun = 0
+    for _ in 0..<80 {
+      let number = 1001 + Int(random.next() % 60)
+      let ref = random.next() % 2 == 0 ? ["--ref", "k-\(number)"] : []
+      let command = ["void", "--orders", uri] + ref + ["\(number)"]
+      let started = try shop.start(command, input: nil)
+      usleep(useconds_t(random.next() % 40_000))
+      kill(started.process.processIdentifier, SIGKILL)
+      let run = started.finish()
+      // `order N void (void M)`: the void M was reported, so it must be saved.
+      func reportedVoid(_ run: Run) -> Int? {
+        let words = run.stdout.split(separator: " ")
+        guard words.count == 5, words[2] == "void" else { return nil }
+        return Int(words[4].dropLast(2))
+      }
+      if let void = reportedVoid(run) { reported.append(void) }
+      guard run.status == 128 + SIGKILL else { continue }
+      killed += 1
+      if !ref.isEmpty {
+        let again = try shop.run(command)
+        #expect(again.status == 0, "\(command): \(again)")
+        #expect(
+          again.stdout.hasPrefix("order \(number) void (void ")
+            || again.stdout.hasPrefix("order \(number) already void (void "), "\(again)")
+        if let void = reportedVoid(again) { reported.append(void) }
+        rerun += 1
+      }
+    }
+    let rows = try server.sql(
+      "SELECT number || ' ' || coalesce(voids::text, '-') FROM shop_orders ORDER BY number",
+      database: database
+    ).split(separator: "\n").map { $0.split(separator: " ") }
+    #expect(rows.compactMap { Int($0[0]) } == Array(1001...(1000 + rows.count)))
+    let voids = Dictionary(
+      rows.compactMap { row in Int(row[1]).map { (Int(row[0]) ?? 0, $0) } }
+    ) { a, _ in a }
+    #expect(Set(reported).isSubset(of: Set(voids.keys)), "a reported void is missing")
+    #expect(Set(voids.values).count == voids.count, "an order voided twice")
+    #expect(voids.values.allSatisfy { (1001...1060).contains($0) }, "a void of a void")
+    #expect(killed > 0 && rerun > 0 && !reported.isEmpty, "killed \(killed), rerun \(rerun)")
+    // The next commands read and write on: no session the kills left holds the lock.
+    let listed = try shop.run("orders", "--orders", uri)
+    #expect(listed.status == 0, "\(listed)")
+    #expect(try shop.run("place", "--orders", uri, "pen=1").status == 0)
+    let again = try shop.run("void", "--orders", uri, "1001")
+    #expect(again.status == 0, "\(again)")
+  }
+
   @Test func aTableMadeBeforeVoidsIsReadAndGetsTheColumnOnTheFirstVoid() throws {
     let server = try PostgresServer.shared.get()
     let database = try server.makeDatabase()
