@@ -36,7 +36,8 @@ let package = Package(
     .trait(name: "StaticExecutable", description: "Link the release binary fully static."),
   ],
   targets: [
-    // The domain: Order, the ports and the PlaceOrder use case; the standard library only.
+    // The domain (Model), the ports it owns (Ports) and the use cases (UseCases); the standard
+    // library only.
     .target(name: "ShopCore", swiftSettings: fastStart),
     // The process's own argc, argv and envp, captured at start-up without reading /proc.
     .target(name: "CProcess"),

@@ -164,6 +164,12 @@ extension CommandLineDescription {
           Otherwise the orders file is $HOME/.local/share/shop/orders.jsonl. An empty \
           variable counts as unset.
           """),
+      Entry(
+        name: "SHOP_TIMEOUT",
+        text: """
+          How many whole seconds (0 to 86400; default 30) orders and summary wait for \
+          another process's write lock on an orders file before they give up with 75.
+          """),
     ],
     files: [
       Entry(
@@ -223,7 +229,8 @@ extension CommandLineDescription {
       (
         .temporaryFailure,
         "The outcome is unknown: with refs, run the same command again; without, check "
-          + "'\(listingNewest("N"))' first."
+          + "'\(listingNewest("N"))' first. Or orders or summary gave up waiting for a "
+          + "writer's lock (SHOP_TIMEOUT): nothing was read; run it again."
       ),
     ].map { Entry(name: "\($0.0.rawValue)", text: $0.1) })
 

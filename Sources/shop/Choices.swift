@@ -108,6 +108,30 @@ func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
     value: .nowhere, why: (["$SHOP_ORDERS unset"] + ignored).joined(separator: "; "))
 }
 
+/// How long a read command waits for the lock a writer holds on an orders file.
+enum ReadWaitBound: Equatable {
+  case seconds(Int)
+  /// `$SHOP_TIMEOUT` is not a whole number of seconds from 0 to a day: a usage error.
+  case invalid([UInt8])
+}
+
+/// How long `orders` and `summary` wait for a writer's lock on an orders file:
+/// `$SHOP_TIMEOUT` seconds (0: not at all), else ``ReadWait/defaultSeconds``. Empty counts as
+/// unset.
+func chooseReadWait(_ environment: Environment) -> Chosen<ReadWaitBound> {
+  guard let value = environment.shopTimeout, !value.isEmpty else {
+    return Chosen(
+      value: .seconds(ReadWait.defaultSeconds), why: "default; $SHOP_TIMEOUT for another")
+  }
+  // Digits only: no sign, space or fraction, and never more than a day (a number too large
+  // for an Int is no number here).
+  guard value.allSatisfy({ (0x30...0x39).contains($0) }),
+    let seconds = Int(String(decoding: value, as: UTF8.self)),
+    seconds <= ReadWait.maximumSeconds
+  else { return Chosen(value: .invalid(value), why: "from $SHOP_TIMEOUT") }
+  return Chosen(value: .seconds(seconds), why: "from $SHOP_TIMEOUT")
+}
+
 /// Which report, from `-q` and `--json`.
 func chooseReport(_ style: ReportStyle) -> Chosen<ReportStyle> {
   switch style {

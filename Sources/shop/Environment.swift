@@ -8,6 +8,8 @@ struct Environment: Sendable {
   /// The bound on connecting to a PostgreSQL store when its URI sets none (libpq's own
   /// variable, read here so the URI's `connect_timeout=0` can fall through to it).
   var pgConnectTimeout: [UInt8]?
+  /// How long a read of an orders file waits for a writer's lock (``chooseReadWait(_:)``).
+  var shopTimeout: [UInt8]?
 
   /// Reads each variable with `value(NAME)`.
   init(_ value: (String) -> [UInt8]?) {
@@ -16,6 +18,7 @@ struct Environment: Sendable {
     xdgDataHome = value("XDG_DATA_HOME")
     home = value("HOME")
     pgConnectTimeout = value("PGCONNECT_TIMEOUT")
+    shopTimeout = value("SHOP_TIMEOUT")
   }
 
   /// The variables of `values`, as their UTF-8 bytes.

@@ -59,7 +59,7 @@ struct Explanation {
   /// `orders`: the store, then what is listed and how.
   static func orders(
     _ store: Chosen<StoreSource>, _ options: OrdersOptions, style: Chosen<ListingStyle>,
-    libpq: String
+    wait: Chosen<ReadWaitBound>, libpq: String
   ) -> Explanation {
     let form: String
     switch options.selection {
@@ -76,6 +76,7 @@ struct Explanation {
     let range = options.range.isAll ? "" : " placed in " + inRange
     var explanation = Explanation()
     explanation.add(store, libpq: libpq)
+    explanation.add(wait, for: store)
     explanation.lines.append(
       ("listing", "\(form)\(holding)\(range), as \(told(style)), to standard output"))
     return explanation
@@ -84,7 +85,7 @@ struct Explanation {
   /// `summary`: the store, then which sums of which orders, and how.
   static func summary(
     _ store: Chosen<StoreSource>, _ options: SummaryOptions, grouping: Chosen<Summary.Grouping>,
-    style: Chosen<ListingStyle>, libpq: String
+    style: Chosen<ListingStyle>, wait: Chosen<ReadWaitBound>, libpq: String
   ) -> Explanation {
     let rows: String
     switch grouping.value {
@@ -98,9 +99,23 @@ struct Explanation {
     let range = options.range.isAll ? "every order" : "the orders placed in " + inRange
     var explanation = Explanation()
     explanation.add(store, libpq: libpq)
+    explanation.add(wait, for: store)
     explanation.lines.append(
       ("listing", "\(what) of \(range), as \(told(style)), to standard output"))
     return explanation
+  }
+
+  /// How long a read waits for a writer's lock: only a file has one to wait for.
+  private mutating func add(_ wait: Chosen<ReadWaitBound>, for store: Chosen<StoreSource>) {
+    guard case .file = store.value else { return }
+    switch wait.value {
+    case .seconds(let seconds):
+      lines.append(("wait", "at most \(seconds) s for a writer's lock, then 75 (\(wait.why))"))
+    case .invalid(let value):
+      let error = BadReadWait(value: value)
+      lines.append(
+        ("wait", "none: the command would stop with \(error.status.rawValue): \(error.message)"))
+    }
   }
 
   private static let inRange =

@@ -115,10 +115,13 @@ private struct Root {
       let store = try admit(options.ordersPath, memory: false)
       let style = chooseListing(options.style, selection: options.selection)
       if options.explain {
-        return try show(Explanation.orders(store, options, style: style, libpq: libpq).text)
+        return try show(
+          Explanation.orders(
+            store, options, style: style, wait: chooseReadWait(environment), libpq: libpq
+          ).text)
       }
       let output = try streams.listing()
-      let history = try makeStore(store)
+      let history = try makeStore(store, reading: true)
       let listing = OrderListing(
         output: output, style: style.value, lines: history.storedLines,
         notes: DescriptorOutput(descriptor: streams.errors, name: "standard error"))
@@ -131,12 +134,14 @@ private struct Root {
       let (grouping, style) = (chooseGrouping(options.grouping), chooseListing(options.style))
       if options.explain {
         return try show(
-          Explanation.summary(store, options, grouping: grouping, style: style, libpq: libpq)
-            .text)
+          Explanation.summary(
+            store, options, grouping: grouping, style: style, wait: chooseReadWait(environment),
+            libpq: libpq
+          ).text)
       }
       let report = SummaryListing(output: try streams.listing(), style: style.value)
       try Summarise(
-        history: try makeStore(store).orders, report: report, by: grouping.value,
+        history: try makeStore(store, reading: true).orders, report: report, by: grouping.value,
         sku: options.sku
       ).summarise(options.range)
       return .success
@@ -169,11 +174,24 @@ private struct Root {
   }
 
   /// Which store, for every command that has one. A URI is never taken for a path: no file
-  /// named `postgres:` is ever made.
-  func makeStore(_ source: Chosen<StoreSource>) throws -> BuiltStore {
+  /// named `postgres:` is ever made. A file's reads wait for a writer's lock as long as it
+  /// takes, as its writes do; a command that only reads (`reading`) waits as
+  /// ``chooseReadWait(_:)`` says, and tells on standard error whom it waits for.
+  func makeStore(_ source: Chosen<StoreSource>, reading: Bool = false) throws -> BuiltStore {
     switch source.value {
     case .memory: return .memory(MemoryOrders())
-    case .file(let path): return .file(try FileOrders(path: path, streams: streams.files))
+    case .file(let path):
+      var wait = ReadWait.untilFree
+      if reading {
+        switch chooseReadWait(environment).value {
+        case .seconds(let seconds):
+          wait = .atMost(
+            seconds: seconds,
+            notice: DescriptorOutput(descriptor: streams.errors, name: "standard error"))
+        case .invalid(let value): throw BadReadWait(value: value)
+        }
+      }
+      return .file(try FileOrders(path: path, streams: streams.files, readWait: wait))
     case .postgreSQL(let uri):
       return .postgreSQL(
         PostgresOrders(
@@ -354,6 +372,19 @@ struct NotAURI: ShopError {
       + "postgresql://[user@][host][:port]/database in lower case, as in "
       + "postgresql://shop@db.example:5432/shop or postgresql:///shop (a local socket); "
       + "a file or folder whose name starts so is written with ./ before it"
+  }
+}
+
+/// `$SHOP_TIMEOUT` is not a bound a read command can wait by: a usage error (64), before the
+/// store is read.
+struct BadReadWait: ShopError {
+  let value: [UInt8]
+
+  var status: ExitStatus { .usage }
+  var message: String {
+    "SHOP_TIMEOUT is \(TerminalText.quoted(value)): it must be a whole number of seconds from 0 "
+      + "to \(ReadWait.maximumSeconds), how long orders and summary wait for a writer's lock "
+      + "on an orders file"
   }
 }
 

@@ -141,12 +141,14 @@ struct RootTests {
     #expect(
       orders.stdout
         == "orders:  file \(harness.defaultOrders) (default: $HOME/.local/share/shop/orders.jsonl; $SHOP_ORDERS and $XDG_DATA_HOME unset)\n"
+        + "wait:    at most 30 s for a writer's lock, then 75 (default; $SHOP_TIMEOUT for another)\n"
         + "listing: the newest 3 (from --last), as JSON (from --json), to standard output\n")
     let summary = try harness.run(
       ["summary", "--explain", "--by", "sku", "--since", "2026-12-01"],
       environment: ["SHOP_ORDERS": harness.folder.file("s.jsonl")])
     #expect(
       summary.stdout == "orders:  file \(harness.folder.file("s.jsonl")) (from $SHOP_ORDERS)\n"
+        + "wait:    at most 30 s for a writer's lock, then 75 (default; $SHOP_TIMEOUT for another)\n"
         + "listing: one line per SKU (from --by sku) of the orders placed in the range of "
         + "--since and --until, as text (default; --json or --csv), to standard output\n",
       "\(summary)")

@@ -47,7 +47,7 @@ extension FileOrders {
     try checkRegular(file, writing: false)
     // Under the shared lock no write is half done, and no torn tail is being cut and
     // replaced, so the ends seen now mark bytes that will never change.
-    let locked = (try? file.descriptor.lockShared()) != nil
+    let locked = try file.lockToRead(isWriting ? .untilFree : readWait, told: &toldOfWaiting)
     defer { if locked { file.descriptor.unlock() } }
     let ends = try self.ends(of: file, size: try file.size())
     if strict || ends.linesEnd == nil { _ = try ends.checked(in: file, writing: false) }

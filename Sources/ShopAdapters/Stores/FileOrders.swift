@@ -15,7 +15,9 @@ import ShopCore
 ///
 /// Readers take a shared lock just long enough to see where the last complete line ends, then
 /// read up to there without it: the bytes before that point never change, so what a reader
-/// reads is the file as it was when it started, whatever writers do meanwhile.
+/// reads is the file as it was when it started, whatever writers do meanwhile. How long a
+/// reader waits for that lock is its ``ReadWait``; the rule of the lock is in
+/// `LineFile+Locking.swift`.
 ///
 /// The log's rules are here and beside it: saving in this file, the rule of the file's ends
 /// in `FileOrders+Ends.swift`, the reading forms in `FileOrders+Reading.swift` and
@@ -38,12 +40,20 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   var visiting: (number: Int, line: UnsafeBufferPointer<UInt8>)?
   /// ``maximumLineBytes``, smaller only in tests, which must not write 64 MiB lines to run fast.
   let lineBound: Int
+  /// How long a read waits for a writer's lock; inside ``placing(_:)``, as long as it takes.
+  let readWait: ReadWait
+  /// Set while this store writes: a read it makes then (of a file that replaced the one it
+  /// held) waits as a writer waits.
+  private(set) var isWriting = false
+  /// Whether a read already said that it waits for a writer (it says so once per command).
+  var toldOfWaiting = false
 
   /// Touches nothing yet: the file is opened, and created with its folders, on first use.
-  public init(path: FilePath) {
+  public init(path: FilePath, readWait: ReadWait = .untilFree) {
     self.path = path
     self.streams = []
     self.lineBound = FileOrders.maximumLineBytes
+    self.readWait = readWait
   }
 
   /// For tests: a store that refuses lines longer than `lineBound` bytes.
@@ -51,15 +61,20 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     self.path = path
     self.streams = []
     self.lineBound = lineBound
+    self.readWait = .untilFree
   }
 
   /// As ``init(path:)``, for a command that prints to `streams` (standard output, error):
   /// when the orders file already is one of them, it is refused now, before a report or an
-  /// error can be printed into it; on first use, the opened file is checked again.
-  public init(path: FilePath, streams: [(name: String, file: FileIdentity)]) throws(FileError) {
+  /// error can be printed into it; on first use, the opened file is checked again. Its reads
+  /// wait for a writer's lock as `readWait` says.
+  public init(
+    path: FilePath, streams: [(name: String, file: FileIdentity)], readWait: ReadWait
+  ) throws(FileError) {
     self.path = path
     self.streams = streams
     self.lineBound = FileOrders.maximumLineBytes
+    self.readWait = readWait
     guard !streams.isEmpty, let identity = try? System.identity(of: path),
       let stream = streams.first(where: { $0.file == identity })
     else { return }
@@ -139,9 +154,11 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   {
     // Lock, then make sure the path still names the locked file, else let it go and open the
     // path again: another process (`sed -i`, `mv`, an editor) may replace it at any time.
+    isWriting = true
+    defer { isWriting = false }
     for _ in 0..<FileOrders.maximumReopenings {
       let file = try openForWriting()
-      do { try file.descriptor.lockExclusive() } catch { throw .cannotWrite(path, error) }
+      try file.lockToWrite()
       defer { file.descriptor.unlock() }
       guard try file.pathNames() else {
         try letGo(of: file)

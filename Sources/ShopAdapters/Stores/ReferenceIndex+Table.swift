@@ -96,7 +96,7 @@ extension ReferenceIndex {
     var lastLine: UInt64 { load(.lastLine) }
 
     private var checksum: UInt64 {
-      Reference.fingerprint(
+      Fingerprint.of(
         UnsafeRawBufferPointer(rebasing: storage.bytes[..<Field.checksum.rawValue]))
     }
 
@@ -260,7 +260,7 @@ extension ReferenceIndex {
           $0.storeBytes(of: value, toByteOffset: field.rawValue, as: UInt64.self)
         }
       }
-      func checksum() -> UInt64 { Reference.fingerprint(header[..<Field.checksum.rawValue]) }
+      func checksum() -> UInt64 { Fingerprint.of(header[..<Field.checksum.rawValue]) }
       let capacity = Int(truncatingIfNeeded: load(.capacity))
       guard load(.magic) == magic, load(.checksum) == checksum(),
         capacity >= minimumCapacity, capacity <= maximumCapacity,

@@ -28,7 +28,7 @@ final class ReferenceIndex {
   init(orders: FilePath) {
     ordersPath = orders
     path = FilePath(orders.bytes + Array(".refs".utf8))
-    boot = System.bootIdentity().map { Reference.fingerprint($0) } ?? 0
+    boot = System.bootIdentity().map { Fingerprint.of($0) } ?? 0
   }
 
   /// The orders file, as a look-up reads it.
@@ -303,7 +303,7 @@ final class ReferenceIndex {
     func hash(_ start: Int, _ stop: Int) throws(FileError) -> UInt64 {
       var bytes = [UInt8](repeating: 0, count: stop - start)
       try orders.file.read(into: &bytes, at: start)
-      return Reference.fingerprint(bytes)
+      return Fingerprint.of(bytes)
     }
     let firstEnd =
       lastStart == 0

@@ -192,6 +192,15 @@ public final class Descriptor: Sendable {
     _ = try retrying("flock") { flock(raw, LOCK_SH) }
   }
 
+  /// Takes a shared lock if no one holds the exclusive one; false, at once, if someone does.
+  func tryLockShared() throws(SystemError) -> Bool {
+    while true {
+      if flock(raw, LOCK_SH | LOCK_NB) == 0 { return true }
+      if errno == EWOULDBLOCK { return false }
+      if errno != EINTR { throw SystemError("flock") }
+    }
+  }
+
   func unlock() {
     _ = flock(raw, LOCK_UN)
   }

@@ -27,6 +27,9 @@ public enum FileError: ShopError, Equatable, Sendable {
   /// The memory a file needs (a map of it, a table built from it) can't be had: a memory
   /// limit (`ulimit -v`) or an exhausted machine. Never taken for a missing or damaged file.
   case noMemory(FilePath, SystemError)
+  /// A read command waited its bound (`seconds`, `SHOP_TIMEOUT`) for the lock another
+  /// process holds to write the orders file (who, when the system says), and read nothing.
+  case busy(FilePath, seconds: Int, holder: LockHolder?)
 
   public var status: ExitStatus {
     switch self {
@@ -37,6 +40,7 @@ public enum FileError: ShopError, Equatable, Sendable {
     case .cannotCreate, .cannotCreateFolder: return .cannotCreate
     case .cannotWrite, .replaced: return .ioError
     case .noMemory: return .osError
+    case .busy: return .temporaryFailure
     }
   }
 
@@ -63,6 +67,14 @@ public enum FileError: ShopError, Equatable, Sendable {
         + "was placed"
     case .noMemory(let path, let error):
       return "not enough memory for \(path): \(error.explanation) (a memory limit, ulimit -v?)"
+    case .busy(let path, let seconds, let holder):
+      let waited = seconds == 0 ? "SHOP_TIMEOUT=0: no wait" : "waited \(seconds) s, SHOP_TIMEOUT"
+      let advice =
+        holder?.stopped == true
+        ? LockHolder.advice(holder).dropFirst(2) + ", then run this again"
+        : "run this again once it is done, or wait longer with SHOP_TIMEOUT=SECONDS"
+      return "\(path) is being written: \(LockHolder.described(holder)) holds its write lock "
+        + "(\(waited)); nothing was read. \(advice.prefix(1).uppercased() + advice.dropFirst())"
     }
   }
 }

@@ -1,4 +1,5 @@
-// Waiting on a socket with a deadline, for the PostgreSQL store.
+// Waiting on a socket with a deadline, for the PostgreSQL store; pausing, for a reader that
+// waits for a lock with a deadline.
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -48,5 +49,11 @@ extension System {
       if ready < 0 && errno == EINTR { continue }
       return ready != 0
     }
+  }
+
+  /// Sleeps for `milliseconds` (a signal may end it early: callers check their deadline).
+  static func pause(milliseconds: Int) {
+    var time = timespec(tv_sec: milliseconds / 1000, tv_nsec: (milliseconds % 1000) * 1_000_000)
+    _ = nanosleep(&time, nil)
   }
 }
