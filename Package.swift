@@ -46,7 +46,8 @@ let package = Package(
     .target(
       name: "ShopAdapters", dependencies: ["ShopCore", "CProcess"], swiftSettings: fastStart),
     // The command line as a value: its description, the parser, help, the manual, completions
-    // and usage errors. It reads arguments into an `Invocation` and builds no adapter.
+    // and usage errors, and the words `--explain` prints for the root's decisions. It reads
+    // arguments into an `Invocation` and builds no adapter.
     .target(
       name: "ShopCommandLine", dependencies: ["ShopCore", "ShopAdapters"],
       swiftSettings: fastStart),

@@ -33,7 +33,7 @@ final class RootHarness {
   func run(
     _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
     closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink(),
-    streamsWriteTo files: [(stream: String, path: String)] = [],
+    streamsWriteTo files: [(stream: StandardStream, path: String)] = [],
     libpq: String = PostgresOrders.standardLibrary
   ) throws -> Run {
     try runBytes(
@@ -49,12 +49,12 @@ final class RootHarness {
   func runBytes(
     _ arguments: [[UInt8]], input: [UInt8] = [], environment: [String: String] = [:],
     closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink(),
-    streamsWriteTo files: [(stream: String, path: String)] = [],
+    streamsWriteTo files: [(stream: StandardStream, path: String)] = [],
     libpq: String = PostgresOrders.standardLibrary
   ) throws -> Run {
     let errors = BufferSink()
     let identities = try files.map { stream, path in
-      (name: stream, file: try #require(try System.identity(of: FilePath(path)), "\(path)"))
+      (stream: stream, file: try #require(try System.identity(of: FilePath(path)), "\(path)"))
     }
     let streams = StandardStreams(
       input: BufferSource(input), output: output, errors: errors,

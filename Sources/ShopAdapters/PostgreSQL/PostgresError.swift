@@ -72,6 +72,20 @@ public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
     return "the role needs SELECT and INSERT on shop_orders, and UPDATE to lock it"
   }
 
+  /// Why a write was refused as read-only (SQLSTATE 25006), and how to reach the primary.
+  static func readOnlyAdvice(_ reason: String, standby: Bool) -> String {
+    // The server's error ends with a newline: the advice must be on its line.
+    let reason = PostgresPlace.firstLine(reason)
+    let reach =
+      "writers need the primary: name every server in the URI and let libpq find the one that "
+      + "takes writes (postgresql://db1,db2/shop?target_session_attrs=read-write)"
+    if standby {
+      return "the server is a hot standby, read-only while it recovers (\(reason)): " + reach
+    }
+    return "refused: \(reason) (a read-only transaction: when the server is a hot standby, "
+      + reach + ")"
+  }
+
   /// A stored row that is not an order, or numbering with a gap or a repeat.
   static func badData(_ place: PostgresPlace, _ reason: String) -> PostgresError {
     PostgresError(status: .dataError, message: "the orders database \(place): \(reason)")

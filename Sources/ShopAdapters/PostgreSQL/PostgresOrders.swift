@@ -136,6 +136,10 @@ public final class PostgresOrders: Orders, OrderVoids, OrderHistory {
       where error.sqlState == "42P01" || error.sqlState == "42703"
     {  // undefined_table; undefined_column: a table made before refs
       _ = try? connection.run("ROLLBACK")
+      // The refused transaction waited for that ROLLBACK under the role's own
+      // idle_in_transaction_session_timeout (shop's ended with the error): a session that
+      // ended there is replaced, as nothing was in flight.
+      let connection = try connect()
       try createTable(on: connection)
       schemaChecked = false  // What was made is checked as any table is: a temporary one too.
       return try body(connection)

@@ -24,8 +24,8 @@ import ShopCore
 /// `FileOrders+Range.swift`; the bytes, newlines, locks and syncs are ``LineFile``'s.
 public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLines {
   public let path: FilePath
-  /// The files the command prints to, by name ("standard output"): never the orders file.
-  let streams: [(name: String, file: FileIdentity)]
+  /// The files the command prints to (standard output, error): never the orders file.
+  let streams: [(stream: StandardStream, file: FileIdentity)]
   private var writer: LineFile?
   private var encoder = OrderJSON.Encoder()
   private var pending: [UInt8] = []
@@ -69,7 +69,7 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   /// error can be printed into it; on first use, the opened file is checked again. Its reads
   /// wait for a writer's lock as `readWait` says.
   public init(
-    path: FilePath, streams: [(name: String, file: FileIdentity)], readWait: ReadWait
+    path: FilePath, streams: [(stream: StandardStream, file: FileIdentity)], readWait: ReadWait
   ) throws(FileError) {
     self.path = path
     self.streams = streams
@@ -78,7 +78,7 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     guard !streams.isEmpty, let identity = try? System.identity(of: path),
       let stream = streams.first(where: { $0.file == identity })
     else { return }
-    throw .sharedWithStream(path, stream: stream.name)
+    throw .sharedWithStream(path, stream: stream.stream.name)
   }
 
   // MARK: - Saving
@@ -483,7 +483,7 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     do { status = try file.descriptor.status() } catch { throw .unreadable(path, error) }
     guard status.kind == .regular else { throw .notRegular(path, status.kind, writing: writing) }
     if let stream = streams.first(where: { $0.file == status.identity }) {
-      throw .sharedWithStream(path, stream: stream.name)
+      throw .sharedWithStream(path, stream: stream.stream.name)
     }
   }
 }
