@@ -51,13 +51,3 @@ enum BuiltReport {
     }
   }
 }
-
-/// `shop void` on a PostgreSQL store: its table has no column for voids yet, so nothing is
-/// recorded rather than something other readers would not know.
-struct VoidNotOnPostgreSQL: ShopError {
-  var status: ExitStatus { .unavailable }
-  var message: String {
-    "void is not available for a PostgreSQL store yet (its table has no column for voids); "
-      + "nothing was saved"
-  }
-}

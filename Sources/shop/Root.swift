@@ -252,7 +252,7 @@ private struct Root {
     switch try makeStore(store) {
     case .memory(let memory): orders = memory
     case .file(let file): orders = file
-    case .postgreSQL: throw VoidNotOnPostgreSQL()
+    case .postgreSQL(let postgreSQL): orders = postgreSQL
     }
     return VoidOrder(orders: orders, clock: clock, report: report)
   }

@@ -17,6 +17,8 @@ final class RootHarness {
   static let time = Timestamp(secondsSince1970: 1_796_018_803)
 
   let folder: TemporaryFolder
+  /// The clock's time for the next commands: ``time`` unless a test moves it.
+  var now = RootHarness.time
   var home: String { folder.file("home") }
   var defaultOrders: String { home + "/.local/share/shop/orders.jsonl" }
 
@@ -60,7 +62,7 @@ final class RootHarness {
     let variables = ["HOME": home].merging(environment) { $1 }
     let status = runShop(
       arguments: arguments, environment: Environment(variables),
-      streams: streams, clock: FixedClock(time: RootHarness.time), libpq: libpq)
+      streams: streams, clock: FixedClock(time: now), libpq: libpq)
     return Run(status: status.rawValue, stdout: output.text, stderr: errors.text)
   }
 

@@ -57,12 +57,15 @@ public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
   }
 
   /// The server refused a statement for lack of a privilege: which one it needs. A schema's
-  /// refusal is CREATE for the statements that create the table or add `ref` with its unique
-  /// index (which say so in `needs`), and USAGE for any other: only they ask the schema for
-  /// CREATE.
+  /// refusal is CREATE for the statements that create the table or add `ref` or `voids` with
+  /// its unique index (which say so in `needs`), and USAGE for any other: only they ask the
+  /// schema for CREATE.
   static func privilegeAdvice(_ reason: String, _ needs: String?) -> String {
     let creating = [PostgresOrders.Needs.create, PostgresOrders.Needs.addReference]
-    if let needs, creating.contains(needs) || !reason.holdsText("for schema") {
+    if let needs,
+      creating.contains(needs) || needs.holdsText(PostgresOrders.Needs.voidsColumn)
+        || !reason.holdsText("for schema")
+    {
       return "the role needs \(needs)"
     }
     if reason.holdsText("for schema") { return "the role needs USAGE on that schema" }

@@ -8,8 +8,10 @@ extension PostgresOrders {
   /// nothing when the numbering, the table's triggers and rules (every group: the lock keeps
   /// them as they are until COMMIT) or, before the table was checked, its columns are not
   /// `shop`'s, or when the group's numbers would pass the largest `int8`, so nothing is
-  /// written before `shop` has read why. Every column is sent, `ref` as NULL (these orders
-  /// have none): no DEFAULT of the table's takes the place of what `shop` sends.
+  /// written before `shop` has read why. Every column of an order is sent, `ref` as NULL
+  /// (these orders have none): no DEFAULT of the table's takes the place of what `shop` sends;
+  /// `voids` is left out, as ``copySQL`` leaves it. Checking the table, it also answers
+  /// whether the table has `voids`, which readers of the same command then read.
   private static func insertNumbered(checkingSchema: Bool) -> String {
     """
     WITH last AS (SELECT \(Numbering.columns)),
@@ -25,7 +27,7 @@ extension PostgresOrders {
       RETURNING 1
     )
     SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved),
-      \(PostgresConnection.settingsColumns)
+      \(PostgresConnection.settingsColumns)\(checkingSchema ? ", \(hasVoidsSQL)" : "")
     FROM last
     """
   }
@@ -51,7 +53,10 @@ extension PostgresOrders {
       }
       let numbering = try Numbering(answers[1], from: 0, place: place)
       if inserted == drafts.count {
-        if checking { schemaChecked = true }
+        if checking {
+          schemaChecked = true
+          hasVoids = answers[1].text(0, 6) == "t"
+        }
         return try Order.numbered(drafts, after: numbering.last)
       }
       // Nothing was inserted: shop's settings were not in force, the server found the table
