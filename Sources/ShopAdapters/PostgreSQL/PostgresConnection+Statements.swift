@@ -249,7 +249,7 @@ extension PostgresConnection {
     if outsideTransaction([statement]) {
       do {
         // Sent again only when cancelled before its first row (``runPipelined``).
-        try again { () throws(PostgresError) in
+        _ = try again { () throws(PostgresError) in
           try runPipelined(statement, streaming: true) { row in
             guard stopped == nil else { return }
             do { try visit(row) } catch { stopped = error }
