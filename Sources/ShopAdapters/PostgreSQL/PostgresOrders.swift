@@ -1,5 +1,8 @@
 import ShopCore
 
+// Over 300 lines on purpose: the writer's one job, one transaction under the table's lock
+// (check the table, number, insert, commit), read in order in one file.
+
 /// Orders in a PostgreSQL table, shared by any number of processes on any number of machines.
 ///
 /// `save` numbers and inserts a group in one transaction that holds an exclusive lock on the

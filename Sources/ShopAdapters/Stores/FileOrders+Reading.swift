@@ -1,5 +1,8 @@
 import ShopCore
 
+// Over 300 lines on purpose: every reading form goes through the one snapshot and its checks,
+// which are best read beside the forms that rely on them.
+
 /// The reading forms of the order log: each reads a snapshot and checks what it reads.
 extension FileOrders {
   // MARK: - A snapshot and its lines (FileOrders+Range.swift reads through them too)
