@@ -36,7 +36,8 @@ let package = Package(
     .trait(name: "StaticExecutable", description: "Link the release binary fully static."),
   ],
   targets: [
-    // The domain: Order, the ports and the PlaceOrder use case; the standard library only.
+    // The domain (Model), the ports it owns (Ports) and the use cases (UseCases); the standard
+    // library only.
     .target(name: "ShopCore", swiftSettings: fastStart),
     // The process's own argc, argv and envp, captured at start-up without reading /proc.
     .target(name: "CProcess"),
@@ -45,7 +46,8 @@ let package = Package(
     .target(
       name: "ShopAdapters", dependencies: ["ShopCore", "CProcess"], swiftSettings: fastStart),
     // The command line as a value: its description, the parser, help, the manual, completions
-    // and usage errors. It reads arguments into an `Invocation` and builds no adapter.
+    // and usage errors, and the words `--explain` prints for the root's decisions. It reads
+    // arguments into an `Invocation` and builds no adapter.
     .target(
       name: "ShopCommandLine", dependencies: ["ShopCore", "ShopAdapters"],
       swiftSettings: fastStart),

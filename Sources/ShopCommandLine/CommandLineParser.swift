@@ -1,6 +1,9 @@
 import ShopAdapters
 import ShopCore
 
+// Over 300 lines on purpose: one pass over the arguments against the description, whose
+// rules (clusters, `--`, values, operands) depend on each other.
+
 /// A command line read against a description, before it means anything to `shop`: which
 /// command, which options, which operands, all still bytes.
 enum ParsedLine: Equatable {

@@ -5,42 +5,6 @@ import ShopCore
 // The root's decisions, as plain values that say what was chosen and why. The root builds its
 // adapters from these, and `--explain` prints them: one decision, so the two can't drift.
 
-/// What the root chose, and the reason a person would give for it.
-struct Chosen<Value> {
-  let value: Value
-  private let reason: () -> String
-
-  init(value: Value, why: @autoclosure @escaping () -> String) {
-    self.value = value
-    self.reason = why
-  }
-
-  /// `from --catalog`, `default: …; $SHOP_ORDERS unset`. Worded only when asked for: every
-  /// command chooses, and only `--explain` prints the reasons.
-  var why: String { reason() }
-}
-
-/// Where the prices come from.
-enum CatalogSource: Equatable {
-  case file(FilePath)
-  case builtIn
-}
-
-/// Where the orders are kept.
-enum StoreSource: Equatable {
-  /// In memory, for this run only.
-  case memory
-  case file(FilePath)
-  /// A `postgres://` or `postgresql://` URI, as given (a byte that is not UTF-8 as `%XX`).
-  case postgreSQL(String)
-  /// A value that reads as a URI but is none libpq takes (`postgresql:/db`, `POSTGRESQL://db`,
-  /// `postgres:`), as given, and why: a usage error, never a local store in a folder named
-  /// `postgresql:`.
-  case notAURI(String, why: String)
-  /// No flag, variable or home folder says where.
-  case nowhere
-}
-
 /// Which catalog: `--catalog`, else `$SHOP_CATALOG`, else the built-in prices.
 func chooseCatalog(flag: FilePath?, _ environment: Environment) -> Chosen<CatalogSource> {
   if let flag { return Chosen(value: .file(flag), why: "from \(OptionDescription.catalog.long)") }
@@ -51,30 +15,26 @@ func chooseCatalog(flag: FilePath?, _ environment: Environment) -> Chosen<Catalo
     value: .builtIn, why: "default; \(OptionDescription.catalog.long) or $SHOP_CATALOG for a file")
 }
 
-/// Which store: memory for this run only; else `--orders`, `$SHOP_ORDERS`,
-/// `$XDG_DATA_HOME/shop/orders.jsonl`, `$HOME/.local/share/shop/orders.jsonl`, in that order;
-/// a `postgres://` or `postgresql://` location is a database, a look-alike of one
-/// (``ConnectionURI/lookAlike(_:)``) a usage error, anything else a file.
+/// Which store: memory for this run only; else `--orders`; else `usual`, the environment's
+/// (``environmentStore(_:)``). A `postgres://` or `postgresql://` location is a database, a
+/// look-alike of one (``ConnectionURI/lookAlike(_:)``) a usage error, anything else a file.
+func chooseStore(flag: FilePath?, memory: Bool, otherwise usual: Chosen<StoreSource>)
+  -> Chosen<StoreSource>
+{
+  if memory { return Chosen(value: .memory, why: "from \(OptionDescription.memory.long)") }
+  if let flag { return located(flag.bytes, "from \(OptionDescription.orders.long)") }
+  return usual
+}
+
+/// The store of every command without `--orders`: `$SHOP_ORDERS`,
+/// `$XDG_DATA_HOME/shop/orders.jsonl`, `$HOME/.local/share/shop/orders.jsonl`, in that order.
+/// Chosen once per run, before parsing: the orders-file guard watches it whatever the command
+/// chooses.
 ///
 /// Empty variables count as unset. A relative `XDG_DATA_HOME` or `HOME` is ignored, as the XDG
 /// Base Directory specification says: it would put the orders in whatever folder the command
 /// runs from, a different store in every folder.
-func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
-  -> Chosen<StoreSource>
-{
-  if memory { return Chosen(value: .memory, why: "from \(OptionDescription.memory.long)") }
-  func located(_ bytes: [UInt8], _ why: @autoclosure @escaping () -> String)
-    -> Chosen<StoreSource>
-  {
-    if let reason = ConnectionURI.lookAlike(bytes) {
-      return Chosen(value: .notAURI(ConnectionURI(bytes: bytes).text, why: reason), why: why())
-    }
-    guard ConnectionURI.isURI(bytes) else {
-      return Chosen(value: .file(FilePath(bytes)), why: why())
-    }
-    return Chosen(value: .postgreSQL(ConnectionURI(bytes: bytes).text), why: why())
-  }
-  if let flag { return located(flag.bytes, "from \(OptionDescription.orders.long)") }
+func environmentStore(_ environment: Environment) -> Chosen<StoreSource> {
   if let value = environment.shopOrders, !value.isEmpty {
     return located(value, "from $SHOP_ORDERS")
   }
@@ -108,11 +68,15 @@ func chooseStore(flag: FilePath?, memory: Bool, _ environment: Environment)
     value: .nowhere, why: (["$SHOP_ORDERS unset"] + ignored).joined(separator: "; "))
 }
 
-/// How long a read command waits for the lock a writer holds on an orders file.
-enum ReadWaitBound: Equatable {
-  case seconds(Int)
-  /// `$SHOP_TIMEOUT` is not a whole number of seconds from 0 to a day: a usage error.
-  case invalid([UInt8])
+/// A location given as bytes: a database, a look-alike of one, or a file.
+private func located(_ bytes: [UInt8], _ why: @autoclosure @escaping () -> String)
+  -> Chosen<StoreSource>
+{
+  if let reason = ConnectionURI.lookAlike(bytes) {
+    return Chosen(value: .notAURI(ConnectionURI(bytes: bytes).text, why: reason), why: why())
+  }
+  guard ConnectionURI.isURI(bytes) else { return Chosen(value: .file(FilePath(bytes)), why: why()) }
+  return Chosen(value: .postgreSQL(ConnectionURI(bytes: bytes).text), why: why())
 }
 
 /// How long `orders` and `summary` wait for a writer's lock on an orders file:

@@ -11,9 +11,10 @@ final class OrdersFileGuard {
   private var files: [FilePath]
   private let streams: StandardStreams
 
-  /// The files known before the command line is parsed.
-  init(arguments: [[UInt8]], environment: Environment, streams: StandardStreams) {
-    files = [chooseStore(flag: nil, memory: false, environment).value.path].compactMap { $0 }
+  /// The files known before the command line is parsed: the environment's store, and every
+  /// value the arguments give `--orders`.
+  init(_ usualStore: Chosen<StoreSource>, arguments: [[UInt8]], streams: StandardStreams) {
+    files = [usualStore.value.path].compactMap { $0 }
     files += CommandLineDescription.shop.values(of: .orders, in: arguments).map(FilePath.init)
     self.streams = streams
   }
@@ -24,19 +25,11 @@ final class OrdersFileGuard {
     if let path = store?.value.path { files.append(path) }
     for path in files {
       if let stream = streams.stream(writingTo: path) {
-        throw FileError.sharedWithStream(path, stream: stream)
+        throw FileError.sharedWithStream(path, stream: stream.name)
       }
     }
   }
 
   /// Whether an error may be printed: not when standard error writes to an orders file.
-  var errorsMayBePrinted: Bool { !files.contains(where: streams.errorsWriteTo) }
-}
-
-extension StoreSource {
-  /// The file it names, if it is one.
-  var path: FilePath? {
-    if case .file(let path) = self { return path }
-    return nil
-  }
+  var errorsMayBePrinted: Bool { !files.contains { streams.writes(.errors, to: $0) } }
 }

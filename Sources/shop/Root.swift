@@ -2,44 +2,56 @@ import ShopAdapters
 import ShopCommandLine
 import ShopCore
 
+// Over 300 lines on purpose: the root's one job is the whole wiring (parse, choose, build, run,
+// report), and split it would no longer read as the diagram in one file.
+
 /// The composition root, as a function of the process's inputs: the arguments (bytes), the
-/// environment (values), the standard streams (ports) and a clock. It parses, builds the one
-/// app the command line asks for, runs it, prints its own errors and returns the exit status.
-/// main.swift calls it with the real process; tests call it with buffers and fakes. `libpq` is
-/// the library a postgres:// store loads, when one is used; a test can name one that is not
-/// there.
+/// environment (values), the standard streams (ports) and a clock. It parses the command line,
+/// chooses, builds the one app it asks for, runs it, reports what went wrong and returns the
+/// exit status. main.swift calls it with the real process; tests call it with buffers and
+/// fakes, and may replace `parts`. `libpq` is the library a postgres:// store loads, when one
+/// is used; a test can name one that is not there.
 func runShop(
   arguments: [[UInt8]], environment: Environment, streams: StandardStreams, clock: any WallClock,
   libpq: String = PostgresOrders.standardLibrary, parts: Parts = Parts()
 ) -> ExitStatus {
-  let errors = DescriptorOutput(descriptor: streams.errors, name: "standard error")
-  let keeper = OrdersFileGuard(arguments: arguments, environment: environment, streams: streams)
-  var status: ExitStatus
+  // The store of every command without --orders, chosen once: watched even when unused.
+  let usualStore = environmentStore(environment)
+  let keeper = OrdersFileGuard(usualStore, arguments: arguments, streams: streams)
   do {
     let invocation = try Invocation(parsing: arguments, now: clock.now())
     let root = Root(
-      environment: environment, streams: streams, clock: clock, libpq: libpq, parts: parts,
-      keeper: keeper)
-    status = try root.run(invocation)
+      environment: environment, usualStore: usualStore, streams: streams, clock: clock,
+      libpq: libpq, parts: parts, keeper: keeper)
+    return try root.run(invocation)
   } catch let error as ShopError {
-    status = error.status
-    // A library's or a server's words may hold a control character, as may a URI's parts.
-    var message = error.message
-    if let count = error.newestToCheck {
-      let them = count == 1 ? "it" : "them"
-      let listing = CommandLineDescription.listingNewest("\(count)")
-      message += "; check with `\(listing)` before placing \(them) again"
-    }
-    if !message.isEmpty, keeper.errorsMayBePrinted {
-      errors.write("Error: \(TerminalText.lines(message))\n")
-    }
+    return report(error, streams.errorOutput(), keeper)
   } catch {
-    status = .software
+    let errors = streams.errorOutput()
     errors.write("Error: internal error (please report this bug): \(error)\n")
+    try? errors.flush()
+    return .software
+  }
+}
+
+/// The one line on standard error for what stopped the command, unless standard error is an
+/// orders file, and its status.
+private func report(_ error: any ShopError, _ errors: DescriptorOutput, _ keeper: OrdersFileGuard)
+  -> ExitStatus
+{
+  // A library's or a server's words may hold a control character, as may a URI's parts.
+  var message = error.message
+  if let count = error.newestToCheck {
+    let them = count == 1 ? "it" : "them"
+    let listing = CommandLineDescription.listingNewest("\(count)")
+    message += "; check with `\(listing)` before placing \(them) again"
+  }
+  if !message.isEmpty, keeper.errorsMayBePrinted {
+    errors.write("Error: \(TerminalText.lines(message))\n")
   }
   // Nothing to do if standard error can't be written: the status still says what happened.
   try? errors.flush()
-  return status
+  return error.status
 }
 
 /// Parts of the real root replaced, for a test: a part left nil is built as the command line
@@ -59,6 +71,7 @@ struct Parts {
 /// each building what the decisions in Choices.swift chose, and one app per command.
 private struct Root {
   let environment: Environment
+  let usualStore: Chosen<StoreSource>
   let streams: StandardStreams
   let clock: any WallClock
   let libpq: String
@@ -114,17 +127,16 @@ private struct Root {
     case .orders(let options):
       let store = try admit(options.ordersPath, memory: false)
       let style = chooseListing(options.style, selection: options.selection)
+      let wait = chooseReadWait(environment)
       if options.explain {
         return try show(
-          Explanation.orders(
-            store, options, style: style, wait: chooseReadWait(environment), libpq: libpq
-          ).text)
+          Explanation.orders(store, options, style: style, wait: wait, libpq: libpq).text)
       }
       let output = try streams.listing()
-      let history = try makeStore(store, reading: true)
+      let history = try makeStore(store, reading: wait)
       let listing = OrderListing(
         output: output, style: style.value, lines: history.storedLines,
-        notes: DescriptorOutput(descriptor: streams.errors, name: "standard error"))
+        notes: streams.errorOutput())
       let missing = try ListOrders(history: history.orders, listing: listing)
         .run(options.selection, in: options.range, holding: options.sku)
       return missing == 0 ? .success : .rejected
@@ -132,16 +144,16 @@ private struct Root {
     case .summary(let options):
       let store = try admit(options.ordersPath, memory: false)
       let (grouping, style) = (chooseGrouping(options.grouping), chooseListing(options.style))
+      let wait = chooseReadWait(environment)
       if options.explain {
         return try show(
           Explanation.summary(
-            store, options, grouping: grouping, style: style, wait: chooseReadWait(environment),
-            libpq: libpq
+            store, options, grouping: grouping, style: style, wait: wait, libpq: libpq
           ).text)
       }
       let report = SummaryListing(output: try streams.listing(), style: style.value)
       try Summarise(
-        history: try makeStore(store, reading: true).orders, report: report, by: grouping.value,
+        history: try makeStore(store, reading: wait).orders, report: report, by: grouping.value,
         sku: options.sku
       ).summarise(options.range)
       return .success
@@ -159,7 +171,7 @@ private struct Root {
   /// The store a command's `--orders` (or `--memory`) chooses, chosen once and shown to the
   /// guard before anything is built or printed.
   func admit(_ flag: FilePath?, memory: Bool) throws -> Chosen<StoreSource> {
-    let store = chooseStore(flag: flag, memory: memory, environment)
+    let store = chooseStore(flag: flag, memory: memory, otherwise: usualStore)
     try keeper.check(adding: store)
     return store
   }
@@ -175,21 +187,20 @@ private struct Root {
 
   /// Which store, for every command that has one. A URI is never taken for a path: no file
   /// named `postgres:` is ever made. A file's reads wait for a writer's lock as long as it
-  /// takes, as its writes do; a command that only reads (`reading`) waits as
-  /// ``chooseReadWait(_:)`` says, and tells on standard error whom it waits for.
-  func makeStore(_ source: Chosen<StoreSource>, reading: Bool = false) throws -> BuiltStore {
+  /// takes, as its writes do; a command that only reads waits as `reading` (chosen by
+  /// ``chooseReadWait(_:)``) says, and tells on standard error whom it waits for.
+  func makeStore(_ source: Chosen<StoreSource>, reading: Chosen<ReadWaitBound>? = nil) throws
+    -> BuiltStore
+  {
     switch source.value {
     case .memory: return .memory(MemoryOrders())
     case .file(let path):
       var wait = ReadWait.untilFree
-      if reading {
-        switch chooseReadWait(environment).value {
-        case .seconds(let seconds):
-          wait = .atMost(
-            seconds: seconds,
-            notice: DescriptorOutput(descriptor: streams.errors, name: "standard error"))
-        case .invalid(let value): throw BadReadWait(value: value)
-        }
+      switch reading?.value {
+      case .seconds(let seconds)?:
+        wait = .atMost(seconds: seconds, notice: streams.errorOutput())
+      case .invalid(let value)?: throw BadReadWait(value: value)
+      case nil: break
       }
       return .file(try FileOrders(path: path, streams: streams.files, readWait: wait))
     case .postgreSQL(let uri):
@@ -210,7 +221,7 @@ private struct Root {
     case .text: return .text(TextReport(output: try streams.reports()))
     case .quiet:
       return .quiet(
-        QuietReport(errors: DescriptorOutput(descriptor: streams.errors, name: "standard error")))
+        QuietReport(errors: streams.errorOutput()))
     case .json: return .json(JSONReport(output: try streams.reports()))
     }
   }
@@ -241,7 +252,7 @@ private struct Root {
     switch try makeStore(store) {
     case .memory(let memory): orders = memory
     case .file(let file): orders = file
-    case .postgreSQL: throw VoidNotOnPostgreSQL()
+    case .postgreSQL(let postgreSQL): orders = postgreSQL
     }
     return VoidOrder(orders: orders, clock: clock, report: report)
   }
@@ -265,7 +276,8 @@ private struct Root {
     }
     let catalog = try makeCatalog(catalog)
     let opened = try path.map { path throws(FileError) in try BatchInput(path: path) }
-    let input = try opened ?? streams.batchInput()
+    let input =
+      try opened ?? BatchInput(descriptor: streams.readableInput(), name: StandardStreams.inputName)
     let placeOrder = PlaceOrder(
       catalog: catalog, orders: orders, clock: clock, report: report.report)
     switch built {
@@ -298,111 +310,5 @@ private struct Root {
     output.write(text)
     try output.flush()
     return .success
-  }
-}
-
-/// What ``Root/makeStore(_:)`` built: a closed set, so each fast path is chosen by a `switch`
-/// the compiler checks, and a new store that lacks a case does not compile.
-enum BuiltStore {
-  case memory(MemoryOrders)
-  case file(FileOrders)
-  case postgreSQL(PostgresOrders)
-
-  var orders: any Orders & OrderHistory {
-    switch self {
-    case .memory(let store): return store
-    case .file(let store): return store
-    case .postgreSQL(let store): return store
-    }
-  }
-
-  /// The store as a listing copies its lines, for the one that keeps them as `--json` prints.
-  var storedLines: (any StoredOrderLines)? {
-    switch self {
-    case .file(let store): return store
-    case .memory, .postgreSQL: return nil
-    }
-  }
-}
-
-/// What ``Root/makeReport(_:)`` built, closed as ``BuiltStore`` is.
-enum BuiltReport {
-  case text(TextReport)
-  case quiet(QuietReport)
-  case json(JSONReport)
-
-  var report: any Report {
-    switch self {
-    case .text(let report): return report
-    case .quiet(let report): return report
-    case .json(let report): return report
-    }
-  }
-
-  /// The report as the fast batch path tells it: only of placed orders' numbers and payables.
-  var priced: (any PricedReport)? {
-    switch self {
-    case .text(let report): return report
-    case .quiet(let report): return report
-    case .json: return nil
-    }
-  }
-}
-
-/// `shop void` on a PostgreSQL store: its table has no column for voids yet, so nothing is
-/// recorded rather than something other readers would not know.
-struct VoidNotOnPostgreSQL: ShopError {
-  var status: ExitStatus { .unavailable }
-  var message: String {
-    "void is not available for a PostgreSQL store yet (its table has no column for voids); "
-      + "nothing was saved"
-  }
-}
-
-/// `--orders` or `SHOP_ORDERS` reads as a URI but is none: a usage error (64) that says what
-/// a URI looks like and how to name a file that starts so, before anything is read or made.
-struct NotAURI: ShopError {
-  /// The value as given, its password hidden in the message.
-  let text: String
-  let why: String
-  /// Where the value came from: `from --orders` or `from $SHOP_ORDERS`.
-  let from: String
-
-  var status: ExitStatus { .usage }
-  var message: String {
-    // A look-alike may hold a password where a URI would: hidden as in a URI.
-    var shown = ConnectionURI.redacting(text, wholeURI: true)
-    if let colon = shown.firstIndex(of: ":") {
-      let rest = shown[shown.index(after: colon)...].drop { $0 == "/" }
-      shown =
-        String(shown[...colon]) + String(shown[shown.index(after: colon)..<rest.startIndex])
-        + ConnectionURI.redacting("x://" + rest, wholeURI: true).dropFirst(4)
-    }
-    return "'\(shown)' (\(from)) is not a PostgreSQL URI: \(why). A URI is "
-      + "postgresql://[user@][host][:port]/database in lower case, as in "
-      + "postgresql://shop@db.example:5432/shop or postgresql:///shop (a local socket); "
-      + "a file or folder whose name starts so is written with ./ before it"
-  }
-}
-
-/// `$SHOP_TIMEOUT` is not a bound a read command can wait by: a usage error (64), before the
-/// store is read.
-struct BadReadWait: ShopError {
-  let value: [UInt8]
-
-  var status: ExitStatus { .usage }
-  var message: String {
-    "SHOP_TIMEOUT is \(TerminalText.quoted(value)): it must be a whole number of seconds from 0 "
-      + "to \(ReadWait.maximumSeconds), how long orders and summary wait for a writer's lock "
-      + "on an orders file"
-  }
-}
-
-/// No flag, variable or home folder says where the orders file is.
-struct NoOrdersLocation: ShopError {
-  var status: ExitStatus { .cannotCreate }
-  var message: String {
-    "no place for the orders file: set \(OptionDescription.orders.long), SHOP_ORDERS, XDG_DATA_HOME or HOME "
-      + "(an absolute path)"
   }
 }

@@ -172,7 +172,7 @@ struct IndexTrustTests {
       at: FilePath(index), capacity: 256, like: details)
     try table.finish(
       end: end, lastStart: lastStart, last: last, lines: lines, details,
-      boot: System.bootIdentity().map { Reference.fingerprint($0) } ?? 0)
+      boot: System.bootIdentity().map { Fingerprint.of($0) } ?? 0)
   }
 
   enum Writer: String, CaseIterable {
@@ -199,7 +199,7 @@ struct IndexTrustTests {
     #expect(
       forged.trusted(
         for: .init(file: orders, details: details, end: details.size, writable: false),
-        boot: System.bootIdentity().map { Reference.fingerprint($0) } ?? 0))
+        boot: System.bootIdentity().map { Fingerprint.of($0) } ?? 0))
     switch writer {
     case .groupWritable: #expect(chmod(index, 0o664) == 0)
     case .worldWritable: #expect(chmod(index, 0o646) == 0)

@@ -150,6 +150,59 @@ struct PostgresPrivilegeTests {
     }
   }
 
+  /// A role that may place but not alter the table, on a table made before voids: places
+  /// one order, a group by COPY and one with a ref, reads everything, and adds nothing; only a
+  /// void that is to be saved needs the column, and is refused with 69 naming the table and
+  /// the statement its owner can run, nothing saved. Once the owner ran it, the void goes in.
+  @Test(arguments: [
+    ("public", "public.shop_orders"), (#""Shop Data""#, #""Shop Data".shop_orders"#),
+  ])
+  func aRoleThatMayNotAlterTheTablePlacesWithoutVoidsAndIsToldWhatVoidNeeds(
+    schema: String, qualified: String
+  ) throws {
+    let (server, name, uri) = try database(
+      grants: (schema == "public" ? "" : "CREATE SCHEMA \(schema); SET search_path = \(schema);")
+        + Self.oldTable + "ALTER TABLE shop_orders ADD COLUMN ref text UNIQUE;"
+        + "GRANT SELECT, INSERT, UPDATE ON shop_orders TO ROLE; GRANT USAGE ON SCHEMA \(schema) "
+        + "TO ROLE; ALTER role ROLE SET search_path = \(schema)")
+    #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [1002])
+    #expect(try PostgresOrders(uri: uri).save((0..<70).map { _ in try draft() }).count == 70)
+    #expect(try PostgresOrders(uri: uri).place([draft(ref: "x")]).count == 1)
+    let read = try readEverything(uri)
+    #expect(read["count"] == "73" && read["ref"] == "true" && read["summary none"] == "73")
+    let columns =
+      "SELECT count(*) FROM pg_attribute WHERE attname = 'voids' AND attrelid = "
+      + "(SELECT oid FROM pg_class WHERE relname = 'shop_orders')"
+    #expect(try server.sql(columns, database: name) == "0\n")
+    // Nothing to save: answered without the column.
+    let time = self.time
+    #expect(
+      try PostgresOrders(uri: uri).void(Draft(voiding: 9999, placedAt: time)) == .noOrder(9999))
+    let error = #expect(throws: PostgresError.self) {
+      try PostgresOrders(uri: uri).void(Draft(voiding: 1001, placedAt: time))
+    }
+    #expect(error?.status == .unavailable, "\(String(describing: error))")
+    #expect(
+      error?.message.contains(
+        "the role needs to own table \(qualified), and CREATE on its schema") == true,
+      "\(String(describing: error))")
+    #expect(
+      error?.message.contains("ALTER TABLE \(qualified) ADD COLUMN voids bigint UNIQUE") == true,
+      "\(String(describing: error))")
+    #expect(try server.sql(columns, database: name) == "0\n")
+    #expect(try PostgresOrders(uri: uri).count() == 73)
+    try server.sql("ALTER TABLE \(qualified) ADD COLUMN voids bigint UNIQUE", database: name)
+    guard
+      case .voided(let void) = try PostgresOrders(uri: uri).void(
+        Draft(voiding: 1001, placedAt: time))
+    else {
+      Issue.record("the void was not saved once the column was there")
+      return
+    }
+    #expect(void.number == 1074 && void.voids == 1001)
+    #expect(try PostgresOrders(uri: uri).save([draft()]).map(\.number) == [1075])
+  }
+
   /// The table in a schema of the search path that the role may not use, which the server
   /// leaves out of the path: every reader and writer stops with 69 naming the schema and
   /// USAGE, never "no orders", and nothing is created anywhere else.

@@ -162,3 +162,27 @@ struct PricedBatchTests {
     #expect(plain.file.split(separator: UInt8(ascii: "\n")).count == 350)
   }
 }
+
+extension PricedBatchTests {
+  /// Refs drawn from a small pool, so that many are given twice in a group or again in a later
+  /// group, among lines of every kind, in groups of every size up to more than the refs read
+  /// ahead at once: both ways place, refuse and index the same.
+  @Test(arguments: [3, 40, 700])
+  func refsGivenAgainInAGroupOrALaterOnePlaceAlikeEitherWay(groupLines: Int) throws {
+    var random = SplitMix(seed: UInt64(33 + groupLines))
+    var lines: [String] = []
+    for _ in 0..<1500 {
+      let line = randomLine(&random, good: Int.random(in: 0..<5, using: &random) > 0)
+      let pool = Int.random(in: 0..<2000, using: &random)
+      lines.append(Bool.random(using: &random) ? "@p-\(pool) \(line)" : line)
+    }
+    let input = lines.joined(separator: "\n") + "\n"
+    let again = lines.prefix(200).joined(separator: "\n")
+    let plain = try run(
+      fast: false, input: input, catalog: catalog, again: again, groupLines: groupLines)
+    #expect(plain.rejected > 0)
+    #expect(
+      try run(fast: true, input: input, catalog: catalog, again: again, groupLines: groupLines)
+        == plain)
+  }
+}

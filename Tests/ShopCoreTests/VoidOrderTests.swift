@@ -2,7 +2,7 @@ import ShopCore
 import ShopTestSupport
 import Testing
 
-/// The void use case, through a small root of fakes, as main.swift builds the real one.
+/// The void use case, through a small root of fakes, as the root (Sources/shop/Root.swift) builds the real one.
 struct VoidOrderTests {
   let noon = Timestamp(secondsSince1970: 1_796_040_000)
 

@@ -17,6 +17,8 @@ final class RootHarness {
   static let time = Timestamp(secondsSince1970: 1_796_018_803)
 
   let folder: TemporaryFolder
+  /// The clock's time for the next commands: ``time`` unless a test moves it.
+  var now = RootHarness.time
   var home: String { folder.file("home") }
   var defaultOrders: String { home + "/.local/share/shop/orders.jsonl" }
 
@@ -31,7 +33,7 @@ final class RootHarness {
   func run(
     _ arguments: [String], input: String? = nil, environment: [String: String] = [:],
     closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink(),
-    streamsWriteTo files: [(stream: String, path: String)] = [],
+    streamsWriteTo files: [(stream: StandardStream, path: String)] = [],
     libpq: String = PostgresOrders.standardLibrary
   ) throws -> Run {
     try runBytes(
@@ -47,12 +49,12 @@ final class RootHarness {
   func runBytes(
     _ arguments: [[UInt8]], input: [UInt8] = [], environment: [String: String] = [:],
     closed: (input: Bool, output: Bool) = (false, false), output: BufferSink = BufferSink(),
-    streamsWriteTo files: [(stream: String, path: String)] = [],
+    streamsWriteTo files: [(stream: StandardStream, path: String)] = [],
     libpq: String = PostgresOrders.standardLibrary
   ) throws -> Run {
     let errors = BufferSink()
     let identities = try files.map { stream, path in
-      (name: stream, file: try #require(try System.identity(of: FilePath(path)), "\(path)"))
+      (stream: stream, file: try #require(try System.identity(of: FilePath(path)), "\(path)"))
     }
     let streams = StandardStreams(
       input: BufferSource(input), output: output, errors: errors,
@@ -60,7 +62,7 @@ final class RootHarness {
     let variables = ["HOME": home].merging(environment) { $1 }
     let status = runShop(
       arguments: arguments, environment: Environment(variables),
-      streams: streams, clock: FixedClock(time: RootHarness.time), libpq: libpq)
+      streams: streams, clock: FixedClock(time: now), libpq: libpq)
     return Run(status: status.rawValue, stdout: output.text, stderr: errors.text)
   }
 

@@ -219,8 +219,8 @@ struct RootTests {
 
   /// Not only reports: no explanation, help, listing or error may land among the orders,
   /// whichever standard stream is the orders file and whatever names it.
-  @Test(arguments: ["standard output", "standard error"])
-  func nothingShopPrintsLandsInTheOrdersFileWhateverTheCommand(stream: String) throws {
+  @Test(arguments: StandardStream.allCases)
+  func nothingShopPrintsLandsInTheOrdersFileWhateverTheCommand(stream: StandardStream) throws {
     let harness = try RootHarness()
     let orders = harness.folder.file("orders.jsonl")
     try harness.run("place", "--orders", orders, "lamp=1")
@@ -247,7 +247,7 @@ struct RootTests {
         // What would have gone to the orders file is not printed at all.
         #expect(
           run.stderr
-            == (stream == "standard output"
+            == (stream == .output
               ? "Error: '\(orders)' is also standard output: what shop prints would land among "
                 + "the orders\n" : ""),
           "\(arguments): \(run)")
@@ -258,15 +258,17 @@ struct RootTests {
       ["orders", "--count", "--json"], environment: ["SHOP_ORDERS": orders],
       streamsWriteTo: [(stream, orders)])
     #expect(usage.status == 64 && usage.stdout.isEmpty)
-    #expect(usage.stderr.isEmpty == (stream == "standard error"), "\(usage)")
+    #expect(usage.stderr.isEmpty == (stream == .errors), "\(usage)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: orders)) == before)
   }
 
   /// The store the environment names (the variable, XDG_DATA_HOME's or HOME's default) is
   /// the store of every command without `--orders`: a command that uses `--memory` or
   /// another file prints into it no more than one that uses it.
-  @Test(arguments: ["standard output", "standard error"])
-  func theEnvironmentsStoreIsNeverPrintedIntoByACommandUsingAnother(stream: String) throws {
+  @Test(arguments: StandardStream.allCases)
+  func theEnvironmentsStoreIsNeverPrintedIntoByACommandUsingAnother(stream: StandardStream)
+    throws
+  {
     let harness = try RootHarness()
     let other = harness.folder.file("other.jsonl")
     let xdg = harness.folder.path + "/xdg"
@@ -293,7 +295,7 @@ struct RootTests {
         let status = command.contains("--count") ? 64 : 73
         #expect(run.status == status, "\(command) \(environment): \(run)")
         #expect(run.stdout.isEmpty, "\(command) \(environment): \(run)")
-        if stream == "standard error" { #expect(run.stderr.isEmpty, "\(command): \(run)") }
+        if stream == .errors { #expect(run.stderr.isEmpty, "\(command): \(run)") }
         #expect(
           try Data(contentsOf: URL(fileURLWithPath: store)) == before,
           "\(command) \(environment)")

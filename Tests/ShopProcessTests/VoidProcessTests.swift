@@ -65,19 +65,24 @@ struct VoidProcessTests {
     var reported: [Int] = []
     var killed = 0
     for attempt in 0..<120 {
-      let number = 1001 + Int(random.next() % 60)
+      // Every twelfth void is let finish, each on an order of its own (1051-1060) that no
+      // killed one aims at, so some voids are reported however slow the machine is.
+      let spared = attempt % 12 == 11
+      let number = spared ? 1051 + attempt / 12 : 1001 + Int(random.next() % 50)
       let started = try shop.start(
         ["void", "--orders", orders, "\(number)"], input: nil)
-      usleep(useconds_t(random.next() % 4000))
-      kill(started.process.processIdentifier, SIGKILL)
+      if !spared {
+        usleep(useconds_t(random.next() % 4000))
+        kill(started.process.processIdentifier, SIGKILL)
+      }
       let run = started.finish()
+      if spared { #expect(run.status == 0, "\(run)") }
       if run.status == 128 + SIGKILL { killed += 1 }
       // `order N void (void M)`: the void M was reported, so it must be saved.
       let words = run.stdout.split(separator: " ")
       if words.count == 5, words[2] == "void", let void = Int(words[4].dropLast(2)) {
         reported.append(void)
       }
-      _ = attempt
     }
     let records = try Self.records(orders)
     #expect(records.map(\.number) == Array(1001...(1000 + records.count)))
@@ -86,7 +91,8 @@ struct VoidProcessTests {
     ) { a, _ in a }
     #expect(Set(reported).isSubset(of: Set(voids.keys)), "a reported void is missing")
     #expect(Set(voids.values).count == voids.count, "an order voided twice")
-    #expect(killed > 0 && !reported.isEmpty, "killed \(killed), reported \(reported.count)")
+    #expect(killed > 0, "no void was killed")
+    #expect(reported.count >= 10, "the ten spared voids are reported: \(reported)")
     // The next commands read and write on from the file as the kills left it.
     let listed = try shop.run("orders", "--orders", orders)
     #expect(listed.status == 0, "\(listed)")

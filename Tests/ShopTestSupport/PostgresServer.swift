@@ -148,10 +148,28 @@ public final class PostgresServer: Sendable {
     process.standardOutput = output
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    // Bounded: a statement waiting on a synchronous standby that is gone would wait forever.
+    let bound = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: bound)
     let bytes = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw ServerError("psql failed: \(text)") }
+    bound.cancel()
+    guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+      throw ServerError("psql failed: \(text)")
+    }
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Asks `condition` every 50 ms until it holds (an error counts as not yet); throws naming
+  /// `what` after `seconds`, so a test waiting for a server fails rather than hangs.
+  public static func wait(
+    for what: String, within seconds: Double = 60, _ condition: () throws -> Bool
+  ) throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while (try? condition()) != true {
+      guard Date() < deadline else { throw ServerError("still waiting for \(what)") }
+      usleep(50_000)
+    }
   }
 
   /// Runs a server command as the server's user, through a shell that first closes every

@@ -129,6 +129,15 @@ public final class Shop {
     /// What the process has written to standard output so far.
     public var output: String { Shop.text(of: stdout) }
 
+    /// As ``finish()``, but a process still running after `seconds` is killed (SIGKILL), so
+    /// a test that would hang fails instead: its status is then 137.
+    public func finish(within seconds: Double) -> Run {
+      let deadline = Date().addingTimeInterval(seconds)
+      while process.isRunning && Date() < deadline { usleep(10_000) }
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      return finish()
+    }
+
     /// Waits for the process to end, and what it wrote.
     public func finish() -> Run {
       process.waitUntilExit()

@@ -6,8 +6,9 @@ import ShopCore
 /// The fast path of `shop batch` into an orders file, fenced in this file: a group whose
 /// every line is a plain cart of SKUs the catalog sells is priced straight from the input's
 /// bytes and written straight into the file's buffer, with no `Request`, `Cart`, `Draft` or
-/// `Order` made, no `String` per SKU and no allocation per line (a line's `@REF` is one
-/// ``Reference``, which the file's index needs). A group with any other line (an unknown SKU,
+/// `Order` made, no `String` per SKU or per `@REF` and no allocation per line: a line's ref is
+/// kept as its bytes and fingerprint (``Fingerprint``), a ref given twice in the
+/// group found in a table of fingerprints. A group with any other line (an unknown SKU,
 /// a mistake, a total too large, a ref given twice or already held) is placed the plain way,
 /// by the ``PlaceOrder`` the root wired to the same catalog, store and report, which says what
 /// is wrong. The report is quiet or loud text
@@ -96,10 +97,17 @@ public final class PricedBatch: BatchGroups {
     private var ends: [Int] = []
     private var totals: [Int] = []
     private var lines: [Int] = []
-    /// Per order, its `@REF`; all nil unless ``hasReferences``.
-    private(set) var references: [Reference?] = []
+    /// The bytes of the group's refs, one after the other; per order, where its ref ends in
+    /// them (its start is where the one before ends; none when both are equal) and its
+    /// fingerprint (0 for none). All empty unless ``hasReferences``.
+    private var referenceBytes: [UInt8] = []
+    private var referenceEnds: [Int] = []
+    private(set) var fingerprints: [UInt64] = []
     private(set) var hasReferences = false
-    private var seen: Set<Reference> = []
+    /// The orders with refs, by fingerprint: an open-addressing table of order indices + 1
+    /// (0 for an empty slot), at most half full; empty until the group's first ref.
+    private var seen: [Int32] = []
+    private var seenCount = 0
 
     fileprivate struct Item {
       var entry: Int
@@ -117,8 +125,13 @@ public final class PricedBatch: BatchGroups {
       ends.removeAll(keepingCapacity: true)
       totals.removeAll(keepingCapacity: true)
       lines.removeAll(keepingCapacity: true)
-      references.removeAll(keepingCapacity: true)
-      seen.removeAll(keepingCapacity: true)
+      if hasReferences {
+        referenceBytes.removeAll(keepingCapacity: true)
+        referenceEnds.removeAll(keepingCapacity: true)
+        fingerprints.removeAll(keepingCapacity: true)
+        for index in seen.indices { seen[index] = 0 }
+        seenCount = 0
+      }
       hasReferences = false
     }
 
@@ -128,15 +141,17 @@ public final class PricedBatch: BatchGroups {
     fileprivate mutating func add(_ line: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
       let first = items.count
       var cart = line
-      var reference: Reference?
+      var reference: UnsafeBufferPointer<UInt8>?
+      var fingerprint: UInt64 = 0
       if line.first == UInt8(ascii: "@") {
         var end = 1
         while end < line.count, !CartSyntax.isBlank(line[end]) { end += 1 }
+        let bytes = UnsafeBufferPointer(rebasing: line[1..<end])
         // A ref met before in the group is the plain way's to answer (already placed).
-        guard let text = Reference(UnsafeBufferPointer(rebasing: line[1..<end])),
-          !seen.contains(text)
-        else { return false }
-        reference = text
+        guard Reference.isValid(bytes) else { return false }
+        fingerprint = Fingerprint.of(bytes)
+        guard !holds(bytes, fingerprint: fingerprint) else { return false }
+        reference = bytes
         cart = UnsafeBufferPointer(rebasing: line[end...])
       }
       guard parse(cart) else {
@@ -154,15 +169,100 @@ public final class PricedBatch: BatchGroups {
         }
         total = sum
       }
+      if let reference { addReference(reference, fingerprint: fingerprint) }
       ends.append(items.count)
       totals.append(total)
       lines.append(number)
-      references.append(reference)
-      if let reference {
-        seen.insert(reference)
-        hasReferences = true
+      if hasReferences && reference == nil {
+        referenceEnds.append(referenceBytes.count)
+        fingerprints.append(0)
       }
       return true
+    }
+
+    /// Whether an order of the group has the ref `bytes`, of that fingerprint.
+    private func holds(_ bytes: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Bool {
+      guard !seen.isEmpty else { return false }
+      let mask = seen.count - 1
+      var slot = Int(truncatingIfNeeded: fingerprint) & mask
+      while seen[slot] != 0 {
+        let order = Int(seen[slot]) - 1
+        if fingerprints[order] == fingerprint,
+          referenceBytes.withUnsafeBufferPointer({ all in
+            all[reference(of: order)].elementsEqual(bytes)
+          })
+        {
+          return true
+        }
+        slot = (slot + 1) & mask
+      }
+      return false
+    }
+
+    /// Where the ref of order `index` is in ``referenceBytes``.
+    private func reference(of index: Int) -> Range<Int> {
+      (index == 0 ? 0 : referenceEnds[index - 1])..<referenceEnds[index]
+    }
+
+    /// Keeps the ref of the order being added (the group's `count`-th), which ``holds`` did
+    /// not find.
+    private mutating func addReference(_ bytes: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) {
+      if !hasReferences {
+        // The orders before the first ref have none.
+        referenceEnds.append(contentsOf: repeatElement(0, count: count))
+        fingerprints.append(contentsOf: repeatElement(0, count: count))
+        hasReferences = true
+      }
+      let index = count
+      referenceBytes.append(contentsOf: bytes)
+      referenceEnds.append(referenceBytes.count)
+      fingerprints.append(fingerprint)
+      if (seenCount + 1) * 2 > seen.count {
+        // Grown to twice the size, every ref placed again.
+        var size = max(64, seen.count * 2)
+        while (seenCount + 1) * 2 > size { size *= 2 }
+        seen = Array(repeating: 0, count: size)
+        for order in 0..<index where fingerprints[order] != 0 { insertSeen(order) }
+      }
+      insertSeen(index)
+      seenCount += 1
+    }
+
+    private mutating func insertSeen(_ order: Int) {
+      let mask = seen.count - 1
+      var slot = Int(truncatingIfNeeded: fingerprints[order]) & mask
+      while seen[slot] != 0 { slot = (slot + 1) & mask }
+      // A group holds at most ``BatchInput/groupLines`` lines, far below `Int32`.
+      seen[slot] = Int32(truncatingIfNeeded: order + 1)
+    }
+
+    /// The refs of the orders `indices` (into ``fingerprints``, each with a ref), as their
+    /// fingerprints and bytes, in that order. `body` returns false to stop.
+    func forEachReference<Failure: Error>(
+      _ indices: some Sequence<Int>,
+      _ body: (UInt64, UnsafeBufferPointer<UInt8>) throws(Failure) -> Bool
+    ) throws(Failure) {
+      guard hasReferences else { return }
+      var failure: Failure?
+      referenceBytes.withUnsafeBufferPointer { all in
+        for index in indices {
+          let fingerprint = fingerprints[index]
+          do throws(Failure) {
+            guard try body(fingerprint, UnsafeBufferPointer(rebasing: all[reference(of: index)]))
+            else { return }
+          } catch {
+            failure = error
+            return
+          }
+        }
+      }
+      if let failure { throw failure }
+    }
+
+    /// The ref of order `index` as a ``Reference``, for the plain way.
+    private func reference(at index: Int) -> Reference? {
+      guard hasReferences, fingerprints[index] != 0 else { return nil }
+      return Reference(referenceBytes[reference(of: index)])
     }
 
     /// The items of a line, appended to `items`, SKUs given twice added up; false when the
@@ -229,7 +329,8 @@ public final class PricedBatch: BatchGroups {
           }
         }
         let parsed: Result<Cart, CartError> = failure.map { .failure($0) } ?? .success(cart)
-        requests.append(Request(line: lines[index], cart: parsed, reference: references[index]))
+        requests.append(
+          Request(line: lines[index], cart: parsed, reference: reference(at: index)))
         start = end
       }
       return requests
@@ -237,25 +338,23 @@ public final class PricedBatch: BatchGroups {
 
     /// Appends the group's order lines, numbered from `first`, in ``OrderLayout``.
     /// - Returns: where the last line starts in `bytes`.
-    /// Each order with a ref goes into `offsets` with where its line starts, `base` being
-    /// where `bytes` starts in the file.
+    /// Each order with a ref goes into `offsets` as its fingerprint and where its line starts,
+    /// `base` being where `bytes` starts in the file.
     func write(
       numberedFrom first: Int, placedAt: Timestamp, to bytes: inout [UInt8],
-      references offsets: inout [(Reference, Int)], at base: Int
+      references offsets: inout [(hash: UInt64, offset: Int)], at base: Int
     ) -> Int {
       var time: [UInt8] = []
       UTCTime.append(placedAt, to: &time)
       var bound = 0
       for item in items { bound += table.itemBound(item.entry) }
       bound += ends.count * (table.orderBound + time.count)
-      if hasReferences {
-        for reference in references { bound += reference?.text.utf8.count ?? 0 }
-      }
+      bound += referenceBytes.count
       var lastStart = 0
       while true {
         let fits = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
           var writer = ByteWriter(buffer)
-          var starts: [(Reference, Int)] = []
+          var starts: [(hash: UInt64, offset: Int)] = []
           lastStart = writeOrders(
             numberedFrom: first, time: time, to: &writer, references: &starts,
             at: base + bytes.count)
@@ -273,35 +372,45 @@ public final class PricedBatch: BatchGroups {
     /// Writes every order; how many bytes from the last one's start to the end.
     private func writeOrders(
       numberedFrom first: Int, time: [UInt8], to writer: inout ByteWriter,
-      references offsets: inout [(Reference, Int)], at base: Int
+      references offsets: inout [(hash: UInt64, offset: Int)], at base: Int
     ) -> Int {
       var start = 0
       var lastStart = 0
+      var referenceStart = 0
       time.withUnsafeBufferPointer { time in
         items.withUnsafeBufferPointer { items in
-          for (index, end) in ends.enumerated() {
-            lastStart = writer.count
-            let total = totals[index]
-            let reference = hasReferences ? references[index] : nil
-            if let reference { offsets.append((reference, base + lastStart)) }
-            table.writeOrder(referenced: reference != nil, to: &writer) { value, writer in
-              switch value {
-              case .number: writer.put(first &+ index)
-              case .total: writer.put(total)
-              case .payable: writer.put(Order.payable(total: total))
-              case .placedAt: writer.put(time)
-              case .items:
-                for position in start..<end {
-                  if position > start { writer.put(OrderLayout.separator) }
-                  table.writeItem(items[position].entry, items[position].quantity, to: &writer)
+          referenceBytes.withUnsafeBufferPointer { referenceBytes in
+            for (index, end) in ends.enumerated() {
+              lastStart = writer.count
+              let total = totals[index]
+              var reference: UnsafeBufferPointer<UInt8>?
+              if hasReferences {
+                let referenceEnd = referenceEnds[index]
+                if referenceEnd > referenceStart {
+                  reference = UnsafeBufferPointer(
+                    rebasing: referenceBytes[referenceStart..<referenceEnd])
+                  offsets.append((fingerprints[index], base + lastStart))
                 }
-              case .reference:
-                guard var text = reference?.text else { break }
-                text.withUTF8 { writer.put($0) }
-              case .sku, .quantity, .price, .voids: break
+                referenceStart = referenceEnd
               }
+              table.writeOrder(referenced: reference != nil, to: &writer) { value, writer in
+                switch value {
+                case .number: writer.put(first &+ index)
+                case .total: writer.put(total)
+                case .payable: writer.put(Order.payable(total: total))
+                case .placedAt: writer.put(time)
+                case .items:
+                  for position in start..<end {
+                    if position > start { writer.put(OrderLayout.separator) }
+                    table.writeItem(items[position].entry, items[position].quantity, to: &writer)
+                  }
+                case .reference:
+                  if let reference { writer.put(reference) }
+                case .sku, .quantity, .price, .voids: break
+                }
+              }
+              start = end
             }
-            start = end
           }
         }
       }

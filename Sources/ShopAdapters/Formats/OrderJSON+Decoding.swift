@@ -1,5 +1,8 @@
 import ShopCore
 
+// Over 300 lines on purpose: one job, reading a stored line back into an order in any JSON
+// layout, with every key's rule beside the others (no key twice, totals that agree).
+
 extension OrderJSON {
   /// Reads one line (without its newline) back into an order, or says why it is not one.
   /// Strict: totals and payable must agree with the items, every SKU must be valid, no key

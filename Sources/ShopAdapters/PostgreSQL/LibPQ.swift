@@ -28,6 +28,8 @@ final class LibPQ {
   /// ConnStatusType.
   static let connectionOK = Int32(0)
   static let connectionBad = Int32(1)
+  /// PGTransactionStatusType's PQTRANS_IDLE: connected, and in no transaction block.
+  static let transactionIdle = Int32(0)
   /// PostgresPollingStatusType.
   enum Polling: Int32 {
     case failed = 0
@@ -48,6 +50,7 @@ final class LibPQ {
   let connectStartParams: @convention(c) (CStrings?, CStrings?, Int32) -> Connection?
   let connectPoll: @convention(c) (Connection?) -> Int32
   let status: @convention(c) (Connection?) -> Int32
+  let transactionStatus: @convention(c) (Connection?) -> Int32
   let socket: @convention(c) (Connection?) -> Int32
   let finish: @convention(c) (Connection?) -> Void
   let db: @convention(c) (Connection?) -> Text?
@@ -56,9 +59,9 @@ final class LibPQ {
   let errorMessage: @convention(c) (Connection?) -> Text?
   let parameterStatus: @convention(c) (Connection?, UnsafePointer<CChar>?) -> UnsafePointer<CChar>?
   let setnonblocking: @convention(c) (Connection?, Int32) -> Int32
-  let setNoticeProcessor:
+  let setNoticeReceiver:
     @convention(c) (
-      Connection?, (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void)?,
+      Connection?, (@convention(c) (UnsafeMutableRawPointer?, Answer?) -> Void)?,
       UnsafeMutableRawPointer?
     ) -> OpaquePointer?
   let flush: @convention(c) (Connection?) -> Int32
@@ -113,6 +116,7 @@ final class LibPQ {
     connectStartParams = try find("PQconnectStartParams")
     connectPoll = try find("PQconnectPoll")
     status = try find("PQstatus")
+    transactionStatus = try find("PQtransactionStatus")
     socket = try find("PQsocket")
     finish = try find("PQfinish")
     db = try find("PQdb")
@@ -121,7 +125,7 @@ final class LibPQ {
     errorMessage = try find("PQerrorMessage")
     parameterStatus = try find("PQparameterStatus")
     setnonblocking = try find("PQsetnonblocking")
-    setNoticeProcessor = try find("PQsetNoticeProcessor")
+    setNoticeReceiver = try find("PQsetNoticeReceiver")
     flush = try find("PQflush")
     consumeInput = try find("PQconsumeInput")
     isBusy = try find("PQisBusy")

@@ -117,6 +117,15 @@ struct PostgresCopyRows {
     bytes.append(contentsOf: json)
   }
 
+  /// An int8 field, or SQL NULL for nil.
+  mutating func append(_ value: Int?) {
+    guard let value else {
+      bytes.appendBigEndian(UInt32.max)  // -1: NULL
+      return
+    }
+    append(value)
+  }
+
   /// A text field (the bytes as they are), or SQL NULL for nil.
   mutating func appendText(_ text: String?) {
     guard let text else {

@@ -16,8 +16,28 @@ extension PostgresConnection {
   /// Sends BEGIN and shop's settings (``opening``), `statements` and COMMIT in one round
   /// trip (libpq's pipeline mode), then reads every answer. Each statement sees the ones
   /// before it, so a lock taken by one holds for the next. `begun`: the transaction was
-  /// opened, with the opening, by an earlier trip; only `statements` and COMMIT are sent.
+  /// opened, with the opening, by an earlier trip; only `statements` and COMMIT are sent,
+  /// and a cancelled trip is not sent again here (its opening and lock are gone with the
+  /// ROLLBACK): the caller starts over.
   func runInOneTrip(_ statements: [Statement], begun: Bool = false) -> CommitOutcome {
+    var attempt = 1
+    while true {
+      settingsCancelled = false
+      let outcome = runInOneTripOnce(statements, begun: begun)
+      // Cancelled before COMMIT (``settingAttempts``): nothing was saved.
+      guard case .refused = outcome, settingsCancelled, !begun,
+        attempt < Self.settingAttempts
+      else {
+        return outcome
+      }
+      attempt += 1
+      if !isLost && pq.transactionStatus(connection) != LibPQ.transactionIdle {
+        _ = try? run("ROLLBACK")
+      }
+    }
+  }
+
+  private func runInOneTripOnce(_ statements: [Statement], begun: Bool) -> CommitOutcome {
     guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
     var opening = begun ? [] : self.opening
     if !holdsTransactions && !begun {
@@ -54,6 +74,8 @@ extension PostgresConnection {
     let until = deadline()
     var answers: [PostgresResult] = []
     for index in all.indices {
+      // libpq reads the warnings of COMMIT's answer only when asked for that answer.
+      if index == all.count - 1 { warnings.clear() }
       guard let result = nextResult(until: until) else {
         return .unknown(answers, why: lostReason)
       }
@@ -67,6 +89,10 @@ extension PostgresConnection {
         if isCommit && answer.command != "COMMIT" {
           drainToSync(until: until)
           return .refused(.unavailable(place, "the server rolled the orders back"), answers)
+        }
+        if isCommit, let why = unconfirmedByWarning() {
+          drainToSync(until: until)
+          return .unknown(answers, why: why)
         }
         if index >= opening.count && !isCommit { answers.append(answer) }
       default:
@@ -82,6 +108,7 @@ extension PostgresConnection {
         }
         let error = failure(result, needs: !isCommit ? all[index].needs : nil)
         drainToSync(until: until)
+        settingsCancelled = !isCommit && error.sqlState == "57014"
         return .refused(error, answers)
       }
     }
@@ -91,7 +118,7 @@ extension PostgresConnection {
 
   /// Reads and drops answers up to the pipeline's sync, so pipeline mode can end and the
   /// connection can roll back.
-  private func drainToSync(until deadline: Int64) {
+  func drainToSync(until deadline: Int64) {
     var nulls = 0
     while !isLost && nulls < 2 {
       guard let result = nextResult(until: deadline) else {
@@ -174,6 +201,7 @@ extension PostgresConnection {
   /// Sends COMMIT alone and reads its answer: once it is sent, no answer is an unknown outcome.
   private func commit(until deadline: Int64, after answers: [PostgresResult]) -> CommitOutcome {
     guard !isLost else { return .refused(.unavailable(place, lostReason), answers) }
+    warnings.clear()
     guard pq.sendQuery(connection, "COMMIT") == 1 else {
       return .refused(failure(nil), answers)
     }
@@ -192,6 +220,19 @@ extension PostgresConnection {
     guard answer.command == "COMMIT" else {
       return .refused(.unavailable(place, "the server rolled the orders back"), answers)
     }
+    if let why = unconfirmedByWarning() { return .unknown(answers, why: why) }
     return .committed(answers + [answer])
+  }
+
+  /// Why a COMMIT the server answered with success is not confirmed as shop needs: a warning
+  /// came with it. PostgreSQL sends one when its wait for a synchronous standby is cancelled
+  /// (an administrator's `pg_cancel_backend`, a statement timeout): the orders are saved on
+  /// this server and perhaps not on the standby, where a failover would lose them. A
+  /// translated message can't be told from another warning, so any warning counts: such an
+  /// outcome is reported as unconfirmed, never as durable.
+  private func unconfirmedByWarning() -> String? {
+    guard let warning = warnings.texts.first else { return nil }
+    return "the server answered COMMIT with \"\(warning)\": committed on that server, perhaps "
+      + "not on its synchronous standby, where a failover would lose them"
   }
 }

@@ -15,6 +15,12 @@ final class PostgresConnection {
   private let answerWords: String
   /// A wait timed out: the server may still answer later, so nothing more is sent.
   private(set) var timedOut = false
+  /// The last round trip failed at the statement that sets shop's timeouts, cancelled by the
+  /// role's or database's own `statement_timeout`: nothing else ran, so it may run again.
+  var settingsCancelled = false
+  /// The server's warnings, as libpq reads them; it holds the receiver's context, so it
+  /// lives as long as the connection.
+  let warnings: ServerWarnings
 
   /// What the URI says unless told otherwise.
   static let defaultConnectTimeout = 10
@@ -72,8 +78,11 @@ final class PostgresConnection {
       pq.finish(started)
       throw PostgresError.unavailable(used, "can't connect: \(reason)")
     }
-    // The server's notices (a table that already exists) are not for the user's terminal.
-    _ = pq.setNoticeProcessor(started, { _, _ in }, nil)
+    // The server's notices (a table that already exists) are not for the user's terminal;
+    // its warnings are kept, for COMMIT's (``ServerWarnings``).
+    let warnings = ServerWarnings(pq)
+    _ = pq.setNoticeReceiver(started, ServerWarnings.receive, warnings.context)
+    self.warnings = warnings
     self.place = used
     self.pq = pq
     self.connection = started
@@ -153,20 +162,6 @@ final class PostgresConnection {
       .filter { !$0.isEmpty }.joined(separator: ": ")
   }
 
-  /// Why a write was refused as read-only (SQLSTATE 25006), and how to reach the primary.
-  /// The server reports `in_hot_standby` (PostgreSQL 14 and later) when it is a standby.
-  func readOnlyAdvice(_ reason: String) -> String {
-    let standby = pq.parameterStatus(connection, "in_hot_standby").map { String(cString: $0) }
-    let reach =
-      "writers need the primary: name every server in the URI and let libpq find the one that "
-      + "takes writes (postgresql://db1,db2/shop?target_session_attrs=read-write)"
-    if standby == "on" {
-      return "the server is a hot standby, read-only while it recovers (\(reason)): " + reach
-    }
-    return "refused: \(reason) (a read-only transaction: when the server is a hot standby, "
-      + reach + ")"
-  }
-
   // MARK: - Waiting, with deadlines
 
   func deadline() -> Int64 { System.monotonicMilliseconds() &+ answerLimit }
@@ -236,7 +231,10 @@ final class PostgresConnection {
         sqlState: code)
     }
     if code == "25006" {
-      return .unavailable(place, readOnlyAdvice(reason), sqlState: code)
+      // The server reports `in_hot_standby` (PostgreSQL 14 and later) when it is a standby.
+      let standby = pq.parameterStatus(connection, "in_hot_standby").map { String(cString: $0) }
+      return .unavailable(
+        place, PostgresError.readOnlyAdvice(reason, standby: standby == "on"), sqlState: code)
     }
     if result.map(endsSession) == true {
       return .unavailable(place, "the server ended the session: \(reason)", sqlState: code)

@@ -57,16 +57,33 @@ public struct PostgresError: ShopError, Equatable, CustomStringConvertible {
   }
 
   /// The server refused a statement for lack of a privilege: which one it needs. A schema's
-  /// refusal is CREATE for the statements that create the table or add `ref` with its unique
-  /// index (which say so in `needs`), and USAGE for any other: only they ask the schema for
-  /// CREATE.
+  /// refusal is CREATE for the statements that create the table or add `ref` or `voids` with
+  /// its unique index (which say so in `needs`), and USAGE for any other: only they ask the
+  /// schema for CREATE.
   static func privilegeAdvice(_ reason: String, _ needs: String?) -> String {
     let creating = [PostgresOrders.Needs.create, PostgresOrders.Needs.addReference]
-    if let needs, creating.contains(needs) || !reason.holdsText("for schema") {
+    if let needs,
+      creating.contains(needs) || needs.holdsText(PostgresOrders.Needs.voidsColumn)
+        || !reason.holdsText("for schema")
+    {
       return "the role needs \(needs)"
     }
     if reason.holdsText("for schema") { return "the role needs USAGE on that schema" }
     return "the role needs SELECT and INSERT on shop_orders, and UPDATE to lock it"
+  }
+
+  /// Why a write was refused as read-only (SQLSTATE 25006), and how to reach the primary.
+  static func readOnlyAdvice(_ reason: String, standby: Bool) -> String {
+    // The server's error ends with a newline: the advice must be on its line.
+    let reason = PostgresPlace.firstLine(reason)
+    let reach =
+      "writers need the primary: name every server in the URI and let libpq find the one that "
+      + "takes writes (postgresql://db1,db2/shop?target_session_attrs=read-write)"
+    if standby {
+      return "the server is a hot standby, read-only while it recovers (\(reason)): " + reach
+    }
+    return "refused: \(reason) (a read-only transaction: when the server is a hot standby, "
+      + reach + ")"
   }
 
   /// A stored row that is not an order, or numbering with a gap or a repeat.

@@ -51,7 +51,7 @@ extension PostgresOrders {
       }
       list.append(UInt8(ascii: "}"))
       let held = try connection.run(
-        "SELECT \(Self.columns) WHERE ref = ANY($1::pg_catalog.text[])",
+        "SELECT \(readColumns) WHERE ref = ANY($1::pg_catalog.text[])",
         [PostgresParameter(text: list)])
       var existing: [Reference: Order] = [:]
       for row in 0..<held.rows {
@@ -87,18 +87,28 @@ extension PostgresOrders {
     }
   }
 
-  /// Every column is sent, `ref` as NULL for an order without one: no DEFAULT of the table's
-  /// takes the place of what `shop` sends.
+  /// Every column of an order is sent, `ref` as NULL for an order without one: no DEFAULT of
+  /// the table's takes the place of what `shop` sends. `voids` is not listed, so a table made
+  /// before voids takes orders as it is; the table check refuses a `voids` with a DEFAULT
+  /// (``voidsDefaultSQL``), so an order's is NULL.
   static let copySQL =
     "COPY \(table) (number, placed_at, items, total, payable, ref) FROM STDIN (FORMAT binary)"
 
-  /// The rows of `orders` in ``copySQL``'s columns.
-  private static func append(
-    _ orders: [Order], to rows: inout PostgresCopyRows, place: PostgresPlace
+  /// ``copySQL`` with `voids`, for a void: only `shop void` writes the column, after it made
+  /// sure the table has it. A void holds items `[]` and totals 0, so the NOT NULL columns
+  /// keep their meaning.
+  static let voidCopySQL =
+    "COPY \(table) (number, placed_at, items, total, payable, ref, voids) FROM STDIN "
+    + "(FORMAT binary)"
+
+  /// The rows of `orders` in ``copySQL``'s columns, or with `voids` in ``voidCopySQL``'s.
+  static func append(
+    _ orders: [Order], to rows: inout PostgresCopyRows, place: PostgresPlace,
+    voids: Bool = false
   ) throws {
     var json: [UInt8] = []
     for order in orders {
-      rows.startRow(fields: 6)
+      rows.startRow(fields: voids ? 7 : 6)
       rows.append(order.number)
       guard rows.appendTimestamp(secondsSince1970: order.placedAt.secondsSince1970) else {
         throw PostgresError.badData(
@@ -110,6 +120,7 @@ extension PostgresOrders {
       rows.append(order.total)
       rows.append(order.payable)
       rows.appendText(order.reference?.text)
+      if voids { rows.append(order.voids) }
     }
   }
 }

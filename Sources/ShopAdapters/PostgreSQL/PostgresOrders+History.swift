@@ -58,7 +58,9 @@ extension PostgresOrders {
       rows = """
         UNION ALL
         SELECT 1, floor(extract(epoch FROM placed_at) / 86400)::pg_catalog.int8::pg_catalog.text, NULL, NULL, NULL,
-          count(*), sum(total), sum(payable), NULL, NULL
+          count(*), coalesce(sum(total) FILTER (WHERE NOT voided), 0),
+          coalesce(sum(payable) FILTER (WHERE NOT voided), 0), NULL, NULL,
+          count(*) FILTER (WHERE voided)
         FROM kept WHERE NOT bad GROUP BY 2
         """
     case .sku:
@@ -67,27 +69,29 @@ extension PostgresOrders {
         UNION ALL
         SELECT 1, item->>'sku', NULL, NULL, NULL, sum((item->>'quantity')::pg_catalog.numeric),
           sum((item->>'quantity')::pg_catalog.numeric * (item->>'price')::pg_catalog.numeric),
-          count(DISTINCT number), NULL, NULL
+          count(DISTINCT number), NULL, NULL, NULL
         FROM kept, \(Self.items) AS item
-        WHERE NOT bad AND \(Self.itemFits) GROUP BY 2
+        WHERE NOT bad AND NOT voided AND \(Self.itemFits) GROUP BY 2
         """
     }
-    let sql = """
-      WITH kept AS (SELECT number, placed_at, items, total, payable, \(Self.badTime) AS bad
-        FROM \(Self.table) WHERE \(Self.inRange))
-      SELECT 0, NULL::pg_catalog.text, (SELECT count(*) FROM \(Self.table)),
-        (SELECT coalesce(min(number), 1001) FROM \(Self.table)),
-        (SELECT coalesce(max(number), 1000) FROM \(Self.table)),
-        (SELECT count(*) FROM kept), (SELECT coalesce(sum(total), 0) FROM kept),
-        (SELECT coalesce(sum(payable), 0) FROM kept),
-        (SELECT min(number) FROM kept WHERE bad),
-        \(grouping == .sku ? Self.badItem : "NULL")
-      \(rows)
-      """
     let answered = try withExistingTable(missing: nil) {
       connection -> (PostgresConnection, PostgresResult)? in
       // The numbering is checked by the query itself, over the whole table.
       try prepareToRead(on: connection, numbering: false)
+      // Built after the check, which says whether the table has `voids`.
+      let sql = """
+        WITH kept AS (\(keptSQL(bad: true)))
+        SELECT 0, NULL::pg_catalog.text, (SELECT count(*) FROM \(Self.table)),
+          (SELECT coalesce(min(number), 1001) FROM \(Self.table)),
+          (SELECT coalesce(max(number), 1000) FROM \(Self.table)),
+          (SELECT count(*) FROM kept),
+          (SELECT coalesce(sum(total), 0) FROM kept WHERE NOT voided),
+          (SELECT coalesce(sum(payable), 0) FROM kept WHERE NOT voided),
+          (SELECT min(number) FROM kept WHERE bad),
+          \(grouping == .sku ? Self.badItem : "NULL"),
+          (SELECT count(*) FROM kept WHERE voided)
+        \(rows)
+        """
       return (connection, try connection.run(sql, Self.bounds(range)))
     }
     // No table: no orders, as a missing orders file has none.
@@ -111,13 +115,27 @@ extension PostgresOrders {
       // Only now, on the way to the error: the order whose sum went past the largest
       // integer, as the file store names it.
       let found = try connection.run(
-        Self.firstOverflow(grouping), Self.bounds(range), needs: Needs.select)
+        Self.firstOverflow(grouping, kept: keptSQL(bad: false)), Self.bounds(range),
+        needs: Needs.select)
       let reason = found.integer(0, 0).map { "\(Self.tooLarge) from order \($0) on" }
       throw PostgresError.badData(connection.place, reason ?? Self.tooLarge)
     }
   }
 
   private static let tooLarge = "the sums are too large to compute"
+
+  /// The orders of the range, voids left out (a void holds no item and no amount), each with
+  /// whether a void took it back (`voided`), which keeps it out of every sum; with `bad`,
+  /// whether its time is one no listing takes. A table made before voids has none.
+  private func keptSQL(bad: Bool) -> String {
+    let voided =
+      hasVoids
+      ? "EXISTS (SELECT 1 FROM \(Self.table) AS v WHERE v.voids = \(Self.table).number)"
+      : "false"
+    return "SELECT number, placed_at, items, total, payable, "
+      + (bad ? "\(Self.badTime) AS bad, " : "") + "\(voided) AS voided FROM \(Self.table) "
+      + "WHERE \(Self.inRange)" + (hasVoids ? " AND voids IS NULL" : "")
+  }
 
   /// A sum of the summary's answer does not fit in an `Int`.
   private struct SumsTooLarge: Error {}
@@ -126,10 +144,10 @@ extension PostgresOrders {
   /// leaves the 64-bit integers: the totals and payables, and with `--by` each day's, or each
   /// SKU's quantity and revenue (the items were found to fit before this is asked). NULL for
   /// none.
-  private static func firstOverflow(_ grouping: Summary.Grouping) -> String {
+  private static func firstOverflow(_ grouping: Summary.Grouping, kept: String) -> String {
     var sums = """
       SELECT number, sum(total) OVER (ORDER BY number) AS a, sum(payable) OVER (ORDER BY number) AS b
-      FROM kept
+      FROM kept WHERE NOT voided
       """
     switch grouping {
     case .none:
@@ -138,7 +156,7 @@ extension PostgresOrders {
       sums += """
 
         UNION ALL
-        SELECT number, sum(total) OVER w, sum(payable) OVER w FROM kept
+        SELECT number, sum(total) OVER w, sum(payable) OVER w FROM kept WHERE NOT voided
         WINDOW w AS (PARTITION BY floor(extract(epoch FROM placed_at) / 86400) ORDER BY number)
         """
     case .sku:
@@ -147,13 +165,13 @@ extension PostgresOrders {
         UNION ALL
         SELECT number, sum(q) OVER w, sum(q * p) OVER w
         FROM (SELECT number, item->>'sku' AS sku, (item->>'quantity')::pg_catalog.numeric AS q,
-          (item->>'price')::pg_catalog.numeric AS p FROM kept, jsonb_array_elements(kept.items) AS item) i
+          (item->>'price')::pg_catalog.numeric AS p FROM kept, jsonb_array_elements(kept.items) AS item
+          WHERE NOT voided) i
         WINDOW w AS (PARTITION BY sku ORDER BY number)
         """
     }
     return """
-      WITH kept AS (SELECT number, placed_at, items, total, payable FROM \(table)
-        WHERE \(inRange)),
+      WITH kept AS (\(kept)),
       sums AS (\(sums))
       SELECT min(number) FROM sums
       WHERE a NOT BETWEEN \(Int.min) AND \(Int.max) OR b NOT BETWEEN \(Int.min) AND \(Int.max)
@@ -216,7 +234,13 @@ extension PostgresOrders {
       return (a, b, c)
     }
     let (orders, total, payable) = try numbers(totals)
-    var summary = Summary(totals: Summary.Totals(orders: orders, total: total, payable: payable))
+    func voided(_ row: Int) throws -> Int {
+      guard let voided = result.integer(row, 10) else { throw tooLarge }
+      return voided
+    }
+    var summary = Summary(
+      totals: Summary.Totals(
+        orders: orders, voided: try voided(totals), total: total, payable: payable))
     for row in rows where row != totals {
       guard let key = result.bytes(row, 1).map({ String(decoding: $0, as: UTF8.self) }) else {
         throw PostgresError.badData(place, "a summary row has no day or SKU")
@@ -232,7 +256,7 @@ extension PostgresOrders {
         summary.days.append(
           Summary.Day(
             start: Timestamp(secondsSince1970: seconds),
-            totals: Summary.Totals(orders: a, total: b, payable: c)))
+            totals: Summary.Totals(orders: a, voided: try voided(row), total: b, payable: c)))
       case .sku:
         // The query sums only items whose SKU is one (``itemFits``): a bug otherwise.
         guard SKU.isValid(key) else {

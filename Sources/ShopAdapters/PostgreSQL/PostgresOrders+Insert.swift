@@ -19,8 +19,10 @@ extension PostgresOrders {
   /// nothing when the numbering, the table's triggers and rules (every group: the lock keeps
   /// them as they are until COMMIT) or, before the table was checked, its columns are not
   /// `shop`'s, or when the group's numbers would pass the largest `int8`, so nothing is
-  /// written before `shop` has read why. Every column is sent, `ref` as NULL (these orders
-  /// have none): no DEFAULT of the table's takes the place of what `shop` sends.
+  /// written before `shop` has read why. Every column of an order is sent, `ref` as NULL
+  /// (these orders have none): no DEFAULT of the table's takes the place of what `shop` sends;
+  /// `voids` is left out, as ``copySQL`` leaves it. Checking the whole table, it also answers
+  /// whether the table has `voids`, which readers of the same command then read.
   private static func insertNumbered(checking: InsertCheck) -> String {
     let fits: String
     switch checking {
@@ -42,7 +44,7 @@ extension PostgresOrders {
         RETURNING 1
       )
       SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved),
-        \(PostgresConnection.settingsColumns)
+        \(PostgresConnection.settingsColumns)\(checking == .everything ? ", \(hasVoidsSQL)" : "")
       FROM last
       """
   }
@@ -66,7 +68,8 @@ extension PostgresOrders {
         sql: Self.insertNumbered(checking: checking ? .everything : .table),
         parameters: columns(of: drafts), needs: Needs.insert),
     ])
-    return try settle(outcome, of: drafts, checking: checking, answers: 2, on: connection)
+    return try settle(
+      outcome, of: drafts, checking: checking, hasVoids: nil, answers: 2, on: connection)
   }
 
   /// The first trip opens the transaction, takes the lock and reads the table's catalog rows
@@ -90,7 +93,7 @@ extension PostgresOrders {
     }
     // The transaction outlived its round trip: no pooler in statement mode is between.
     connection.holdsTransactions = true
-    guard Self.isPlainlyShops(Array(answers.suffix(queries.count))) else {
+    guard let table = Self.plainlyShops(Array(answers.suffix(queries.count))) else {
       try connection.run("ROLLBACK")
       return nil
     }
@@ -100,7 +103,13 @@ extension PostgresOrders {
           sql: Self.insertNumbered(checking: .nothing), parameters: columns(of: drafts),
           needs: Needs.insert)
       ], begun: true)
-    let orders = try settle(outcome, of: drafts, checking: true, answers: 1, on: connection)
+    // Cancelled before COMMIT: nothing was saved, and the plain way tries again from BEGIN.
+    if case .refused = outcome, connection.settingsCancelled {
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      return nil
+    }
+    let orders = try settle(
+      outcome, of: drafts, checking: true, hasVoids: table.hasVoids, answers: 1, on: connection)
     quicklyChecked += 1
     return orders
   }
@@ -108,10 +117,11 @@ extension PostgresOrders {
   /// What the INSERT's transaction came to: the orders numbered as the server numbered them,
   /// or why not. `answers`: how many statements before COMMIT answer, the INSERT last.
   /// `checking`: the table was not known to be `shop`'s before, so a refusal may be
-  /// explained by the catalog.
+  /// explained by the catalog. `hasVoids`: whether the table has `voids`, as the quick check
+  /// read it; nil when the INSERT itself answers it (checking the whole table).
   private func settle(
     _ outcome: PostgresConnection.CommitOutcome, of drafts: [Draft], checking: Bool,
-    answers expected: Int, on connection: PostgresConnection
+    hasVoids knownVoids: Bool?, answers expected: Int, on connection: PostgresConnection
   ) throws -> [Order] {
     let place = connection.place
     switch outcome {
@@ -123,7 +133,10 @@ extension PostgresOrders {
       }
       let numbering = try Numbering(insert, from: 0, place: place)
       if inserted == drafts.count {
-        if checking { schemaChecked = true }
+        if checking {
+          schemaChecked = true
+          hasVoids = knownVoids ?? (insert.text(0, 6) == "t")
+        }
         return try Order.numbered(drafts, after: numbering.last)
       }
       // Nothing was inserted: shop's settings were not in force, the server found the table

@@ -36,19 +36,25 @@ extension PostgresOrders {
   // Internal, not private: PostgresOrders+History.swift reads through these.
   // The seconds are floored, never rounded, and the last column says whether that lost a
   // fraction, which shop never writes.
-  static let columns = columns(reference: "ref")
 
-  /// The columns with `reference` for `ref`.
-  static func columns(reference: String) -> String {
-    "number, CASE WHEN isfinite(placed_at) THEN floor(extract(epoch FROM placed_at))::pg_catalog.int8 END, "
-      + "items, total, payable, \(reference), date_trunc('second', placed_at) = placed_at "
-      + "FROM \(table)"
+  /// The columns with `reference` for `ref`; with `voids`, the row's `voids` and the void
+  /// that took it back (the row whose `voids` is its number, found through the unique
+  /// index), else NULL for both.
+  static func columns(reference: String, voids: Bool) -> String {
+    let marks =
+      voids
+      ? "\(table).voids, (SELECT v.number FROM \(table) AS v WHERE v.voids = \(table).number) AS voided_by"
+      : "NULL::pg_catalog.int8 AS voids, NULL::pg_catalog.int8 AS voided_by"
+    return
+      "number, CASE WHEN isfinite(placed_at) THEN floor(extract(epoch FROM placed_at))::pg_catalog.int8 END, "
+      + "items, total, payable, \(reference), date_trunc('second', placed_at) = placed_at, "
+      + "\(marks) FROM \(table)"
   }
 
   /// ``columns`` as readers read the checked table: one made before refs has no `ref`, and
-  /// its orders none.
+  /// its orders none; one made before voids no `voids`, and no void.
   var readColumns: String {
-    hasReference ? Self.columns : Self.columns(reference: "NULL::pg_catalog.text")
+    Self.columns(reference: hasReference ? "ref" : "NULL::pg_catalog.text", voids: hasVoids)
   }
 
   /// Before every read: checks the table is `shop`'s (once), and with `numbering`, the
@@ -157,7 +163,7 @@ extension PostgresOrders {
   /// A number no row has is "no order" only past the last: below it, the rows around it do
   /// not follow each other, a gap the file store reports at its line too. One round trip,
   /// only when the number is not found.
-  private func checkNoGap(at number: Int, on connection: PostgresConnection) throws {
+  func checkNoGap(at number: Int, on connection: PostgresConnection) throws {
     guard number >= Order.firstNumber else { return }
     let around = try connection.run(
       "SELECT (SELECT max(number) FROM \(Self.table) WHERE number < $1), "
@@ -207,6 +213,16 @@ extension PostgresOrders {
     guard result.text(row, 6) == "t" else {
       throw bad("placed_at has a fraction of a second, which shop never writes")
     }
+    var reference: Reference?
+    if let text = result.bytes(row, 5) {
+      guard let valid = Reference(text) else { throw bad("the ref is not a valid ref") }
+      reference = valid
+    }
+    if result.text(row, 7) != nil {
+      return try void(
+        in: result, row, number: number, seconds: seconds, reference: reference,
+        bad: bad)
+    }
     guard let text = result.bytes(row, 2) else { throw bad("no items") }
     var parser = JSONParser(bytes: text)
     guard case .array(let items) = parser.document(), !items.isEmpty else {
@@ -226,18 +242,41 @@ extension PostgresOrders {
     guard UTCTime.seconds.contains(Int64(seconds)) else {
       throw bad("placed_at is outside the years 0000 to 9999")
     }
-    var reference: Reference?
-    if let text = result.bytes(row, 5) {
-      guard let valid = Reference(text) else { throw bad("the ref is not a valid ref") }
-      reference = valid
+    let voidedBy: Int?
+    if result.text(row, 8) != nil {
+      guard let by = result.integer(row, 8) else { throw bad("its void's number is not a number") }
+      voidedBy = by
+    } else {
+      voidedBy = nil
     }
     do {
       return try Order(
         stored: number, lines: lines, total: total, payable: payable,
-        placedAt: Timestamp(secondsSince1970: Int64(seconds)), reference: reference)
+        placedAt: Timestamp(secondsSince1970: Int64(seconds)), reference: reference
+      ).voided(by: voidedBy)
     } catch {
       if case .repeatedSKU = error { throw bad(error.reason) }
       throw bad("total or payable does not match the items")
+    }
+  }
+
+  /// The void in `row`: items `[]`, totals 0, and an earlier order's number in `voids`, as
+  /// only `shop void` writes it; nothing else is a void.
+  private static func void(
+    in result: PostgresResult, _ row: Int, number: Int, seconds: Int, reference: Reference?,
+    bad: (String) -> PostgresError
+  ) throws -> Order {
+    guard let voids = result.integer(row, 7) else { throw bad("voids is not a number") }
+    guard result.integer(row, 3) == 0, result.integer(row, 4) == 0,
+      result.bytes(row, 2).map({ Array($0) }) == Array("[]".utf8)
+    else { throw bad("a void holds items or totals") }
+    guard result.text(row, 8) == nil else { throw bad("a void is taken back by another void") }
+    do {
+      return try Order(
+        storedVoid: number, voids: voids,
+        placedAt: Timestamp(secondsSince1970: Int64(seconds)), reference: reference)
+    } catch {
+      throw bad("it voids \(voids), which is not an earlier order")
     }
   }
 }

@@ -33,6 +33,15 @@ extension PostgresOrders {
     "text UNIQUE (nullable, unique on its own, compared byte "
     + "for byte: a deterministic collation)"
 
+  /// pg_catalog's `int8`, the type of `voids`.
+  static let int8OID: UInt32 = 20
+
+  /// How `voids` must be when it is there: a table made before voids gets it from the first
+  /// `shop void`, never from a `place`, which does not send it. A void row holds the number
+  /// of the order it takes back; an order's is NULL, so no DEFAULT may fill it. Unique: an
+  /// order is taken back once, even by a writer that did not take the lock.
+  static let voidsDeclaration = "bigint UNIQUE (nullable, unique on its own, no default)"
+
   // MARK: - What a table must be
 
   // Every function, cast and catalog table is pg_catalog's by name: a search path that puts
@@ -62,14 +71,33 @@ extension PostgresOrders {
     WHERE r.ev_class = \(relation) AND r.ev_type = '3')
     """
 
+  /// A value the server would put in `voids` when an insert leaves it out, as `place` does:
+  /// a DEFAULT, or an identity (whose sequence is its default). Over `a`, a column.
+  private static let voidsFilledTest = "(a.atthasdef OR a.attidentity <> '')"
+
+  /// Whether the table's `voids` would be filled by the server (``voidsFilledTest``): every
+  /// order placed would be a void. False when there is no `voids`. One value.
+  private static let voidsFilledSQL = """
+    coalesce((SELECT \(voidsFilledTest) FROM pg_catalog.pg_attribute a \
+    WHERE a.attrelid = \(relation) AND a.attname = 'voids' AND NOT a.attisdropped), false)
+    """
+
+  /// Whether the table has `voids` (a table made before voids has not). One value.
+  static let hasVoidsSQL = """
+    EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a \
+    WHERE a.attrelid = \(relation) AND a.attname = 'voids' AND NOT a.attisdropped)
+    """
+
   /// The table-wide facts alone, one row: asked in every writing transaction after its lock,
-  /// which keeps a trigger or rule from being added before COMMIT.
-  static let tableQuery = "SELECT \(kindSQL), \(persistenceSQL), \(triggersSQL), \(rulesSQL)"
+  /// which keeps a trigger, a rule or a default of `voids` (ALTER TABLE's lock waits for
+  /// ours) from being added before COMMIT; then ``voidsFilledSQL``.
+  static let tableQuery =
+    "SELECT \(kindSQL), \(persistenceSQL), \(triggersSQL), \(rulesSQL), \(voidsFilledSQL)"
 
   /// ``tableQuery``'s test in SQL, for the INSERT that numbers a group.
   static let tableFits =
     "\(kindSQL) = 'r' AND \(persistenceSQL) = 'p' AND \(triggersSQL) IS NULL "
-    + "AND \(rulesSQL) IS NULL"
+    + "AND \(rulesSQL) IS NULL AND NOT \(voidsFilledSQL)"
 
   /// One row per column of the table: name, type (as `format_type` spells it, for the
   /// message), NOT NULL, whether it alone is the primary key, whether a unique index of a
@@ -77,7 +105,8 @@ extension PostgresOrders {
   /// its collation is deterministic (NULL for none), how the server computes it instead of
   /// keeping what is sent (NULL for not); then ``tableQuery``'s four and ``hiddenSchemaSQL``,
   /// the same in every row; then the type's OID, its modifier (-1 for none) and its schema;
-  /// then whether an insert must give it a value (``requiredTest``). No row when there is no
+  /// then whether an insert must give it a value (``requiredTest``), and whether the server
+  /// fills it when an insert leaves it out (``voidsFilledTest``). No row when there is no
   /// table.
   static let schemaQuery = """
     SELECT a.attname::pg_catalog.text, pg_catalog.format_type(a.atttypid, a.atttypmod),
@@ -85,7 +114,7 @@ extension PostgresOrders {
       \(kindSQL), \(persistenceSQL), \(triggersSQL), \(rulesSQL), \(hiddenSchemaSQL),
       a.atttypid, a.atttypmod, (SELECT n.nspname::pg_catalog.text FROM pg_catalog.pg_type t
         JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace WHERE t.oid = a.atttypid),
-      \(requiredTest)
+      \(requiredTest), \(voidsFilledTest)
     FROM pg_catalog.pg_attribute a
     WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped
     ORDER BY a.attnum
@@ -127,7 +156,7 @@ extension PostgresOrders {
 
   /// The names of the columns `shop` sends, as an SQL list.
   private static let sentColumns =
-    (schema.map(\.name) + ["ref"]).map { "'\($0)'" }.joined(separator: ", ")
+    (schema.map(\.name) + ["ref", "voids"]).map { "'\($0)'" }.joined(separator: ", ")
 
   private static let deterministicTest = """
     (SELECT c.collisdeterministic FROM pg_catalog.pg_collation c WHERE c.oid = a.attcollation)
@@ -150,6 +179,11 @@ extension PostgresOrders {
         AND NOT (a.atttypid = \(textOID)::pg_catalog.oid AND NOT a.attnotnull
           AND \(uniqueAloneTest) AND coalesce(\(deterministicTest), false)
           AND \(computedSQL) IS NULL))
+      AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a
+      WHERE a.attrelid = \(relation) AND a.attname = 'voids' AND NOT a.attisdropped
+        AND NOT (a.atttypid = \(int8OID)::pg_catalog.oid AND a.atttypmod = -1
+          AND NOT a.attnotnull AND \(uniqueAloneTest) AND \(computedSQL) IS NULL
+          AND NOT \(voidsFilledTest)))
       AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_attribute a
       WHERE a.attrelid = \(relation) AND a.attnum > 0 AND NOT a.attisdropped
         AND a.attname::pg_catalog.text NOT IN (\(sentColumns)) AND \(requiredTest))

@@ -21,7 +21,10 @@ extension PostgresOrders {
       if name == "ref", let problem = referenceProblem(result, row) {
         problems.append(problem)
       }
-      let shops = name == "ref" || schema.contains { $0.name == name }
+      if name == "voids", let problem = voidsProblem(result, row) {
+        problems.append(problem)
+      }
+      let shops = name == "ref" || name == "voids" || schema.contains { $0.name == name }
       if !shops && result.text(row, 15) == "t" {
         problems.append(
           "column \(name) is NOT NULL with no default, and shop sends only its own columns: "
@@ -66,6 +69,33 @@ extension PostgresOrders {
   static func hasReference(_ result: PostgresResult) -> Bool {
     (0..<result.rows).contains { result.text($0, 0) == "ref" }
   }
+
+  /// Whether the table described by `result` has `voids`: one made before voids has not, and
+  /// readers read its rows as orders none took back.
+  static func hasVoids(_ result: PostgresResult) -> Bool {
+    (0..<result.rows).contains { result.text($0, 0) == "voids" }
+  }
+
+  /// What is wrong with the `voids` column described in `row`, or nil.
+  private static func voidsProblem(_ result: PostgresResult, _ row: Int) -> String? {
+    var wrong: [String] = []
+    if !isType(int8OID, result, row) { wrong.append("of type \(typeName(result, row))") }
+    if result.text(row, 2) == "t" { wrong.append("NOT NULL") }
+    if result.text(row, 4) != "t" { wrong.append("not unique on its own") }
+    // A generated one is named apart, as for every column shop sends.
+    if result.text(row, 16) == "t" && result.text(row, 6) == nil {
+      wrong.append(Self.voidsFilled)
+    }
+    guard !wrong.isEmpty else { return nil }
+    return "column voids is \(wrong.joined(separator: ", ")) where shop expects "
+      + voidsDeclaration
+  }
+
+  /// `voids` with a DEFAULT or an identity, in the words of a problem: `place` leaves the
+  /// column out, so the server would fill it, and every order placed would read as a void.
+  static let voidsFilled =
+    "filled by the server when an insert leaves it out (a DEFAULT or an identity: every "
+    + "order placed would read as a void)"
 
   /// What is wrong with the `ref` column described in `row`, or nil.
   private static func referenceProblem(_ result: PostgresResult, _ row: Int) -> String? {
@@ -134,7 +164,7 @@ extension PostgresOrders {
 
   /// Checks ``schemaQuery``'s answer: 69 when the table meant is in a schema the role may not
   /// use; 65 naming the columns when the table is not `shop`'s; else, when there is a table,
-  /// notes it checked and whether it has `ref`.
+  /// notes it checked and whether it has `ref` and `voids`.
   func takeSchema(_ description: PostgresResult, writing: Bool, place: PostgresPlace) throws {
     // The table found is not the one meant when the one meant is in a schema the role may
     // not use: that is the error, whatever the table found is like.
@@ -147,12 +177,16 @@ extension PostgresOrders {
     if description.rows > 0 {
       schemaChecked = true
       hasReference = Self.hasReference(description)
+      hasVoids = Self.hasVoids(description)
     }
   }
 
   /// Checks ``tableQuery``'s answer: 65 naming what the table has that `shop`'s does not.
   static func checkTable(_ result: PostgresResult, place: PostgresPlace) throws {
-    let problems = tableProblems(result, 0, from: 0)
+    var problems = tableProblems(result, 0, from: 0)
+    if result.text(0, 4) == "t" {
+      problems.append("column voids is \(voidsFilled) (shop expects \(voidsDeclaration))")
+    }
     guard !problems.isEmpty else { return }
     throw PostgresError.badData(
       place,

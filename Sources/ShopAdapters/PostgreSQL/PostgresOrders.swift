@@ -1,5 +1,8 @@
 import ShopCore
 
+// Over 300 lines on purpose: the writer's one job, one transaction under the table's lock
+// (check the table, number, insert, commit), read in order in one file.
+
 /// Orders in a PostgreSQL table, shared by any number of processes on any number of machines.
 ///
 /// `save` numbers and inserts a group in one transaction that holds an exclusive lock on the
@@ -11,7 +14,7 @@ import ShopCore
 /// Before its first use of the table, each command checks the table is the one `shop` makes
 /// (``schema``), and every writer and cheap reader checks the numbering it continues or
 /// reads from (``Numbering``), so what `place` accepts `orders` accepts.
-public final class PostgresOrders: Orders, OrderHistory {
+public final class PostgresOrders: Orders, OrderVoids, OrderHistory {
   /// The table, created on first use.
   static let table = "shop_orders"
 
@@ -30,6 +33,14 @@ public final class PostgresOrders: Orders, OrderHistory {
     static let addReference =
       "to own table \(table), and CREATE on its schema for the column's unique index, to add "
       + "its ref column (or add it first, as docs/postgresql.md shows)"
+    static let voidsColumn = "the voids column that void needs"
+    /// As ``addReference``, for `voids`, which only `shop void` adds; `qualified` is the
+    /// table's name with its schema, as the statement to run names it.
+    static func addVoids(_ qualified: String) -> String {
+      "to own table \(qualified), and CREATE on its schema for the column's unique index, to "
+        + "add \(voidsColumn) (or have the table's owner run: ALTER TABLE "
+        + "\(qualified) ADD COLUMN voids bigint UNIQUE; see docs/postgresql.md)"
+    }
   }
 
   private let uri: String
@@ -47,6 +58,9 @@ public final class PostgresOrders: Orders, OrderHistory {
   /// The checked table has the `ref` column; one made before refs has not, and readers, which
   /// never alter it, read its orders as having no ref.
   var hasReference = true
+  /// The checked table has the `voids` column; one made before voids has not, and readers
+  /// read its rows as orders none took back.
+  var hasVoids = true
   /// `$PGCONNECT_TIMEOUT`, as the root read it: the bound on connecting when the URI's
   /// connect_timeout is unset, 0 or less.
   private let connectTimeoutVariable: String?
@@ -121,7 +135,8 @@ public final class PostgresOrders: Orders, OrderHistory {
 
   /// For writers: runs `body` on the connection; when the table does not exist yet, or has
   /// no `ref` column (a table made before refs), creates it or adds the column and runs
-  /// `body` again, which checks the table anew. Costs nothing once the table is there.
+  /// `body` again, which checks the table anew. Costs nothing once the table is there. A
+  /// table made before voids is left so: only `shop void` adds `voids` (``addVoids(on:)``).
   func withTable<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
     let connection = try connect()
     do {
@@ -130,8 +145,9 @@ public final class PostgresOrders: Orders, OrderHistory {
       where error.sqlState == "42P01" || error.sqlState == "42703"
     {  // undefined_table; undefined_column: a table made before refs
       _ = try? connection.run("ROLLBACK")
-      // A role's tiny idle_in_transaction_session_timeout can end the session between the
-      // refusal and the ROLLBACK: nothing was in flight, so a new connection takes its place.
+      // The refused transaction waited for that ROLLBACK under the role's own
+      // idle_in_transaction_session_timeout (shop's ended with the error): a session that
+      // ended there is replaced, as nothing was in flight.
       let connection = try connect()
       try createTable(on: connection)
       schemaChecked = false  // What was made is checked as any table is: a temporary one too.
@@ -224,20 +240,27 @@ public final class PostgresOrders: Orders, OrderHistory {
   }
 
   /// Under a lock, so two first users don't race: creates the table when there is none, or
-  /// adds `ref` to one made before refs; asks the catalog first, so each statement runs only
-  /// when needed and a refusal names the privilege it needs (CREATE on the schema for the
-  /// table, ownership for the column).
-  private func createTable(on connection: PostgresConnection) throws {
+  /// adds `ref` to one made before refs, and with `voids`, `voids` to one made before voids;
+  /// asks the catalog first, so each statement runs only when needed and a refusal names the
+  /// privilege it needs (CREATE on the schema for the table, ownership for a column).
+  private func createTable(on connection: PostgresConnection, voids: Bool = false) throws {
     do {
       try checkNotHidden(on: connection)
-      try createOrAlterTable(on: connection)
+      try createOrAlterTable(on: connection, voids: voids)
     } catch {
       if !connection.isLost { _ = try? connection.run("ROLLBACK") }
       throw error
     }
   }
 
-  private func createOrAlterTable(on connection: PostgresConnection) throws {
+  /// For `shop void` on a table made before voids, outside any transaction: adds `voids`
+  /// (and `ref`, if missing too), then has the next use check the table anew.
+  func addVoids(on connection: PostgresConnection) throws {
+    try createTable(on: connection, voids: true)
+    schemaChecked = false
+  }
+
+  private func createOrAlterTable(on connection: PostgresConnection, voids: Bool) throws {
     let found = try connection.run(
       connection.opening + [
         .init(sql: "SELECT pg_catalog.pg_advisory_xact_lock(\(Self.schemaLock))"),
@@ -245,23 +268,46 @@ public final class PostgresOrders: Orders, OrderHistory {
           sql: "SELECT pg_catalog.to_regclass('\(Self.table)') IS NOT NULL, EXISTS (SELECT 1 "
             + "FROM pg_catalog.pg_attribute WHERE attrelid = "
             + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'ref' "
-            + "AND NOT attisdropped)"),
+            + "AND NOT attisdropped), EXISTS (SELECT 1 "
+            + "FROM pg_catalog.pg_attribute WHERE attrelid = "
+            + "pg_catalog.to_regclass('\(Self.table)') AND attname = 'voids' "
+            + "AND NOT attisdropped), (SELECT pg_catalog.quote_ident(n.nspname) || '.' || "
+            + "pg_catalog.quote_ident(c.relname) FROM pg_catalog.pg_class c JOIN "
+            + "pg_catalog.pg_namespace n ON n.oid = c.relnamespace "
+            + "WHERE c.oid = pg_catalog.to_regclass('\(Self.table)'))"),
       ])
     let exists = found.last?.text(0, 0) == "t"
     let hasColumn = found.last?.text(0, 1) == "t"
-    // `ref` is nullable, so it is checked apart (``referenceDeclaration``).
-    let columns = Self.schema.map { "  \($0.name) \($0.declaration)" } + ["  ref text UNIQUE"]
+    let hasVoidsColumn = found.last?.text(0, 2) == "t"
+    // `ref` and `voids` are nullable, so they are checked apart (``referenceDeclaration``,
+    // ``voidsDeclaration``).
+    let columns =
+      Self.schema.map { "  \($0.name) \($0.declaration)" }
+      + ["  ref text UNIQUE", "  voids bigint UNIQUE"]
     var statements: [PostgresConnection.Statement] = []
     if !exists {
       statements.append(
         .init(
           sql: "CREATE TABLE IF NOT EXISTS \(Self.table) (\n"
             + columns.joined(separator: ",\n") + "\n)", needs: Needs.create))
-    } else if !hasColumn {
-      statements.append(
-        .init(
-          sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS ref text UNIQUE",
-          needs: Needs.addReference))
+    } else {
+      if !hasColumn {
+        statements.append(
+          .init(
+            sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS ref text UNIQUE",
+            needs: Needs.addReference))
+      }
+      if voids && !hasVoidsColumn {
+        // The name as the statement to run would give it; a schema named with bytes a
+        // terminal would act on is left out.
+        let qualified = found.last?.text(0, 3).flatMap { name in
+          name.unicodeScalars.allSatisfy { (" "..."~").contains($0) } ? name : nil
+        }
+        statements.append(
+          .init(
+            sql: "ALTER TABLE \(Self.table) ADD COLUMN IF NOT EXISTS voids bigint UNIQUE",
+            needs: Needs.addVoids(qualified ?? Self.table)))
+      }
     }
     statements.append(.init(sql: "COMMIT"))
     try connection.run(statements)

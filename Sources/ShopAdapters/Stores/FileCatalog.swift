@@ -91,7 +91,6 @@ public struct FileCatalog: Catalog {
           path, line: number,
           reason: "the fields are separated by \(separator), but a catalog's separator must be "
             + "a comma: save the sheet as CSV with ',' as the field delimiter")
-      case .success(let split): fields = split
       case .failure(let problem): throw .badData(path, line: number, reason: problem.reason)
       }
       // A sheet's blank row (`,,`) and a row whose SKU cell is a note (`# …`) are skipped.

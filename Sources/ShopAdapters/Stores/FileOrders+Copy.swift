@@ -32,6 +32,12 @@ extension FileOrders {
 /// rules): its number, or nil where that decoder would give up.
 enum StoredLine {
   static func number(of line: UnsafeBufferPointer<UInt8>) -> Int? {
+    checked(line)?.number
+  }
+
+  /// The line's members, when it passes every check of ``number(of:)``: its items are kept
+  /// only as their sum, and ``forEachItem(of:_:)`` reads them again from the line.
+  static func checked(_ line: UnsafeBufferPointer<UInt8>) -> LaidOutOrder<Sum>? {
     var parser = JSONParser(bytes: line)
     guard let order = parser.laidOutOrder(Sum.self),
       (try? Order.checkStored(number: order.number)) != nil,
@@ -39,7 +45,46 @@ enum StoredLine {
       order.items.amount == order.total, Order.payable(total: order.total) == order.payable,
       !order.items.mayRepeat || !repeatsSKU(line)
     else { return nil }
-    return order.number
+    return order
+  }
+
+  /// Each item of a line ``checked(_:)`` passed: its SKU's bytes, quantity and price. In that
+  /// layout `{` starts only the order and each item, an item is `{"sku":"SKU","quantity":Q,
+  /// "price":P}`, and Q and P are plain integers that fit in `Int`.
+  static func forEachItem(
+    of line: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Void
+  ) {
+    guard let base = line.baseAddress else { return }
+    var from = 1
+    /// The integer after the next `:` from `from`, and where it ends.
+    func integer(after start: Int) -> (value: Int, end: Int) {
+      var at = start
+      while at < line.count, line[at] != UInt8(ascii: ":") { at += 1 }
+      at += 1
+      var value = 0
+      // Checked to fit when the line was: wrapping arithmetic gives the same value.
+      while at < line.count, case let digit = line[at] &- UInt8(ascii: "0"), digit < 10 {
+        value = value &* 10 &+ Int(digit)
+        at += 1
+      }
+      return (value, at)
+    }
+    while from < line.count,
+      let brace = System.firstIndex(
+        of: OrderLayout.objectStart,
+        in: UnsafeRawBufferPointer(start: base + from, count: line.count - from))
+    {
+      let start = from + brace + skuKey.count + 1
+      guard start <= line.count,
+        let length = System.firstIndex(
+          of: OrderLayout.quote,
+          in: UnsafeRawBufferPointer(start: base + start, count: line.count - start))
+      else { return }
+      let quantity = integer(after: start + length)
+      let price = integer(after: quantity.end)
+      body(UnsafeBufferPointer(start: base + start, count: length), quantity.value, price.value)
+      from = price.end
+    }
   }
 
   /// All the check keeps of the items: the sum of price × quantity, given up past `Int`, and

@@ -17,6 +17,14 @@ extension FileOrders {
   public func orders(
     in range: TimeRange, last: Int?, _ visit: (Order) throws -> Void
   ) throws {
+    try orders(in: range, last: last, inPlace: nil, visit)
+  }
+
+  /// ``orders(in:last:_:)``, each line offered first to `inPlace` (a fast path's reader of
+  /// lines as they lie, ``InPlace``): what it takes is checked by number and never parsed.
+  func orders(
+    in range: TimeRange, last: Int?, inPlace: InPlace?, _ visit: (Order) throws -> Void
+  ) throws {
     guard last.map({ $0 > 0 }) ?? true, var snapshot = try openSnapshot(strict: true) else {
       return
     }
@@ -26,7 +34,7 @@ extension FileOrders {
     } else if let runs = timeRuns(of: snapshot) {
       windows = try runs.compactMap { run in try window(of: range, in: run, of: snapshot) }
     } else {
-      try scan(snapshot, for: range, last: last, visit)
+      try scan(snapshot, for: range, last: last, inPlace: inPlace, visit)
       return
     }
     // With `last`, the newest `last` of them: counted back from the last window's end.
@@ -54,11 +62,12 @@ extension FileOrders {
       let start = index == first ? from : windows[index].lowerBound
       let end = windows[index].upperBound
       let part = end == snapshot.end ? snapshot : snapshot.window(endingAt: end)
-      try visitChecked(part, from: start, following: start == previousEnd ? previous : nil) {
-        order in
-        previous = order.number
+      let read = try visitChecked(
+        part, from: start, following: start == previousEnd ? previous : nil, inPlace: inPlace
+      ) { order in
         if range.contains(order.placedAt) { try visit(order) }
       }
+      if let read { previous = read }
       previousEnd = end
     }
   }
@@ -93,12 +102,13 @@ extension FileOrders {
   /// Every line read and filtered, its numbering checked from 1001 as a full listing checks
   /// it: for a file whose times are not proven in order.
   private func scan(
-    _ snapshot: Snapshot, for range: TimeRange, last: Int?, _ visit: (Order) throws -> Void
+    _ snapshot: Snapshot, for range: TimeRange, last: Int?, inPlace: InPlace?,
+    _ visit: (Order) throws -> Void
   ) throws {
     var snapshot = snapshot
     snapshot.voided = try voids(in: snapshot, from: 0)
     guard let last else {
-      try visitChecked(snapshot, from: 0) { order in
+      try visitChecked(snapshot, from: 0, inPlace: inPlace) { order in
         if range.contains(order.placedAt) { try visit(order) }
       }
       return

@@ -1,5 +1,8 @@
 import ShopCore
 
+// Over 300 lines on purpose: every reading form goes through the one snapshot and its checks,
+// which are best read beside the forms that rely on them.
+
 /// The reading forms of the order log: each reads a snapshot and checks what it reads.
 extension FileOrders {
   // MARK: - A snapshot and its lines (FileOrders+Range.swift reads through them too)
@@ -138,23 +141,49 @@ extension FileOrders {
   /// numbering: from the first line it is known to start at 1001; from a later one, only the
   /// lines read can be checked against each other (and against `previous`, the number of the
   /// line before `start`, when the caller read it), so the cost does not grow with the file.
+  /// With `inPlace`, each line is offered to it first, and a line it takes is checked by
+  /// number and handed to it, never parsed. Returns the number of the last line read.
+  @discardableResult
   func visitChecked(
     _ snapshot: Snapshot, from start: Int, following previous: Int? = nil,
-    _ visit: (Order) throws -> Void
-  ) throws {
+    inPlace: InPlace? = nil, _ visit: (Order) throws -> Void
+  ) throws -> Int? {
     var checking = start == 0 || previous != nil
     var previous = previous
+    var read: Int?
     try snapshot.lines(from: start, firstLine: start == 0 ? 1 : nil) { offset, number, bytes in
-      let (order, stored) = try parse(bytes, line: number, at: offset, in: snapshot)
-      if checking, !Order.isNumber(order.number, after: previous) {
+      var parsed: (Order, UnsafeBufferPointer<UInt8>?)?
+      let orderNumber: Int
+      if let inPlace, let taken = try inPlace.read(bytes, snapshot) {
+        orderNumber = taken
+      } else {
+        let line = try parse(bytes, line: number, at: offset, in: snapshot)
+        parsed = line
+        orderNumber = line.0.number
+      }
+      if checking, !Order.isNumber(orderNumber, after: previous) {
         let line = try number ?? snapshot.file.lineNumber(at: offset)
-        try checkNumber(order.number, after: previous, line: line)
+        try checkNumber(orderNumber, after: previous, line: line)
       }
       checking = true
-      previous = order.number
-      try self.visit(order, stored: stored, visit)
+      previous = orderNumber
+      read = orderNumber
+      if let (order, stored) = parsed {
+        try self.visit(order, stored: stored, visit)
+      } else if let inPlace {
+        try inPlace.visit()
+      }
       return true
     }
+    return read
+  }
+
+  /// A fast path's reader of lines as they lie: `read` returns the number of an order it
+  /// takes from the line (checked in place, and in no void of the snapshot), or nil for the
+  /// line to be parsed; `visit` is told of the line it took once its number is checked.
+  struct InPlace {
+    let read: (UnsafeBufferPointer<UInt8>, Snapshot) throws -> Int?
+    let visit: () throws -> Void
   }
 
   /// Finds order `number` by bisecting the file by offset: in a well-formed file numbers rise

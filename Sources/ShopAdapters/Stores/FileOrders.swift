@@ -24,8 +24,8 @@ import ShopCore
 /// `FileOrders+Range.swift`; the bytes, newlines, locks and syncs are ``LineFile``'s.
 public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLines {
   public let path: FilePath
-  /// The files the command prints to, by name ("standard output"): never the orders file.
-  let streams: [(name: String, file: FileIdentity)]
+  /// The files the command prints to (standard output, error): never the orders file.
+  let streams: [(stream: StandardStream, file: FileIdentity)]
   private var writer: LineFile?
   private var encoder = OrderJSON.Encoder()
   private var pending: [UInt8] = []
@@ -69,7 +69,7 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
   /// error can be printed into it; on first use, the opened file is checked again. Its reads
   /// wait for a writer's lock as `readWait` says.
   public init(
-    path: FilePath, streams: [(name: String, file: FileIdentity)], readWait: ReadWait
+    path: FilePath, streams: [(stream: StandardStream, file: FileIdentity)], readWait: ReadWait
   ) throws(FileError) {
     self.path = path
     self.streams = streams
@@ -78,7 +78,7 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     guard !streams.isEmpty, let identity = try? System.identity(of: path),
       let stream = streams.first(where: { $0.file == identity })
     else { return }
-    throw .sharedWithStream(path, stream: stream.name)
+    throw .sharedWithStream(path, stream: stream.stream.name)
   }
 
   // MARK: - Saving
@@ -240,16 +240,18 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     var restore = fileEnd
     if case .torn(let start) = ends.tail { restore = start }
     pending.removeAll(keepingCapacity: true)
-    var offsets: [(Reference, Int)] = []
+    var offsets: [(hash: UInt64, offset: Int)] = []
     if let unterminated, let reference = unterminated.reference {
-      offsets.append((reference, linesEnd))
+      offsets.append((reference.fingerprint, linesEnd))
     }
     // A last line that is a whole order missing only its newline is completed, never cut.
     if unterminated != nil { pending.append(UInt8(ascii: "\n")) }
     for order in plan.new {
       lastLineStart = pending.count
       times?.append(time: order.placedAt.secondsSince1970, at: restore + pending.count)
-      if let reference = order.reference { offsets.append((reference, restore + pending.count)) }
+      if let reference = order.reference {
+        offsets.append((reference.fingerprint, restore + pending.count))
+      }
       encoder.append(order, to: &pending)
     }
     // The first orders in a file: its folder entry is synced too (``LineFile/append``).
@@ -294,15 +296,24 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     var indexed: (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
     if group.hasReferences {
       let opened = try openReferences(in: file, end: linesEnd, details: before)
-      for reference in group.references {
-        guard let reference else { continue }
-        guard unterminated?.reference != reference,
-          try opened.index.order(for: reference, in: opened.orders) == nil
-        else {
-          refused = true
-          return nothing
+      let last = unterminated?.reference
+      // In the order of their slots: the table is read from start to end, each few read ahead.
+      let order = opened.index.inSlotOrder(group.count) { group.fingerprints[$0] }
+      for start in stride(from: 0, to: order.count, by: ReferenceIndex.readAheadRefs) {
+        let part = order[start..<min(start + ReferenceIndex.readAheadRefs, order.count)]
+        opened.index.readAhead(part.lazy.map { group.fingerprints[$0] })
+        try group.forEachReference(part) { hash, bytes throws(FileError) in
+          guard last.map({ !$0.text.utf8.elementsEqual(bytes) }) ?? true,
+            try !opened.index.holds(hash, bytes, in: opened.orders)
+          else {
+            refused = true
+            return false
+          }
+          return true
         }
+        if refused { break }
       }
+      if refused { return nothing }
       indexed = opened
     }
     let last = ends.last?.number
@@ -317,9 +328,9 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     // Each order no earlier than the one before it, within the bound ``Draft/stamped(notBefore:)``
     // keeps.
     let placedAt = now.stamped(notBefore: ends.last?.placedAt)
-    var offsets: [(Reference, Int)] = []
+    var offsets: [(hash: UInt64, offset: Int)] = []
     if indexed != nil, let reference = unterminated?.reference {
-      offsets.append((reference, linesEnd))
+      offsets.append((reference.fingerprint, linesEnd))
     }
     // Every line of the group has the one time: its first line says where it starts.
     var times = timeRunsBeforeAppend(to: file, ends: ends)
@@ -483,7 +494,7 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     do { status = try file.descriptor.status() } catch { throw .unreadable(path, error) }
     guard status.kind == .regular else { throw .notRegular(path, status.kind, writing: writing) }
     if let stream = streams.first(where: { $0.file == status.identity }) {
-      throw .sharedWithStream(path, stream: stream.name)
+      throw .sharedWithStream(path, stream: stream.stream.name)
     }
   }
 }

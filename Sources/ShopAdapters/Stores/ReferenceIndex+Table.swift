@@ -96,7 +96,7 @@ extension ReferenceIndex {
     var lastLine: UInt64 { load(.lastLine) }
 
     private var checksum: UInt64 {
-      Reference.fingerprint(
+      Fingerprint.of(
         UnsafeRawBufferPointer(rebasing: storage.bytes[..<Field.checksum.rawValue]))
     }
 
@@ -129,34 +129,58 @@ extension ReferenceIndex {
       )
     }
 
-    private func checksumOffset(ofBlock block: Int) -> Int {
-      Table.headerBytes + capacity * Table.slotBytes + block * 8
-    }
-
     /// What a slot adds to its block's checksum: 0 for an empty one; else a mix, under the
     /// salt, in which changing the hash, the offset or the position alone always changes it.
     private func term(_ index: Int, _ hash: UInt64, _ offset: UInt64) -> UInt64 {
+      Table.term(index, hash, offset, salt: load(.salt))
+    }
+
+    @inline(__always)
+    private static func term(_ index: Int, _ hash: UInt64, _ offset: UInt64, salt: UInt64)
+      -> UInt64
+    {
       if hash | offset == 0 { return 0 }
       var mixed = (hash &+ offset &* 0x9E37_79B9_7F4A_7C15)
       mixed ^= UInt64(truncatingIfNeeded: index) &* 0xD6E8_FEB8_6659_FD93
-      mixed ^= load(.salt)
+      mixed ^= salt
       mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
       mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
       return mixed ^ (mixed >> 31)
     }
 
-    /// Whether the slots of `block` sum to its checksum.
+    /// Whether the slots of `block` sum to its checksum. The mapping, salt and capacity are
+    /// read once: a batch verifies a block for each ref it looks up.
     func verify(block: Int) -> Bool {
+      let bytes = storage.bytes
+      let salt = bytes.load(fromByteOffset: Field.salt.rawValue, as: UInt64.self)
+      let capacity = Int(
+        truncatingIfNeeded: bytes.load(fromByteOffset: Field.capacity.rawValue, as: UInt64.self))
       var sum: UInt64 = 0
       let first = block * Table.blockSlots
       for index in first..<(first + Table.blockSlots) {
         let at = Table.headerBytes + index * Table.slotBytes
-        let hash = storage.bytes.load(fromByteOffset: at, as: UInt64.self)
-        let offset = storage.bytes.load(fromByteOffset: at + 8, as: UInt64.self)
-        sum &+= term(index, hash, offset)
+        let hash = bytes.load(fromByteOffset: at, as: UInt64.self)
+        let offset = bytes.load(fromByteOffset: at + 8, as: UInt64.self)
+        sum &+= Table.term(index, hash, offset, salt: salt)
       }
-      return sum
-        == storage.bytes.load(fromByteOffset: checksumOffset(ofBlock: block), as: UInt64.self)
+      let checksum = Table.headerBytes + capacity * Table.slotBytes + block * 8
+      return sum == bytes.load(fromByteOffset: checksum, as: UInt64.self)
+    }
+
+    /// A sum of the first bytes of each cache line of the block that slot `hash` (masked)
+    /// falls in, and of its checksum: read only to bring them into the cache.
+    func readAhead(_ hash: Int) -> UInt64 {
+      let bytes = storage.bytes
+      let capacity = Int(
+        truncatingIfNeeded: bytes.load(fromByteOffset: Field.capacity.rawValue, as: UInt64.self))
+      let block = (hash & (capacity - 1)) / Table.blockSlots
+      let start = Table.headerBytes + block * Table.blockSlots * Table.slotBytes
+      var sum: UInt64 = 0
+      for line in stride(from: 0, to: Table.blockSlots * Table.slotBytes, by: 64) {
+        sum &+= bytes.load(fromByteOffset: start + line, as: UInt64.self)
+      }
+      let checksum = Table.headerBytes + capacity * Table.slotBytes + block * 8
+      return sum &+ bytes.load(fromByteOffset: checksum, as: UInt64.self)
     }
 
     /// What ``insert(_:_:holds:)`` did.
@@ -175,12 +199,17 @@ extension ReferenceIndex {
     func insert(_ hash: UInt64, _ offset: Int, holds: (Int) -> Bool = { _ in false })
       -> Insertion
     {
+      let bytes = storage.bytes
+      let capacity = self.capacity
       var index = Int(truncatingIfNeeded: hash) & (capacity - 1)
       var probes = 0
       while true {
-        let (slotHash, slotOffset) = slot(index)
+        let at = Table.headerBytes + index * Table.slotBytes
+        let slotHash = bytes.load(fromByteOffset: at, as: UInt64.self)
         if slotHash == 0 { break }
         if slotHash == hash {
+          let slotOffset = Int(
+            truncatingIfNeeded: bytes.load(fromByteOffset: at + 8, as: UInt64.self))
           if slotOffset == offset { return .present }
           if holds(slotOffset) { return .held(at: slotOffset) }
         }
@@ -190,11 +219,13 @@ extension ReferenceIndex {
       }
       let at = Table.headerBytes + index * Table.slotBytes
       let stored = UInt64(truncatingIfNeeded: offset)
-      storage.bytes.storeBytes(of: stored, toByteOffset: at + 8, as: UInt64.self)
-      storage.bytes.storeBytes(of: hash, toByteOffset: at, as: UInt64.self)
-      let sum = checksumOffset(ofBlock: index / Table.blockSlots)
-      storage.bytes.storeBytes(
-        of: storage.bytes.load(fromByteOffset: sum, as: UInt64.self) &+ term(index, hash, stored),
+      bytes.storeBytes(of: stored, toByteOffset: at + 8, as: UInt64.self)
+      bytes.storeBytes(of: hash, toByteOffset: at, as: UInt64.self)
+      let sum = Table.headerBytes + capacity * Table.slotBytes + index / Table.blockSlots * 8
+      let salt = bytes.load(fromByteOffset: Field.salt.rawValue, as: UInt64.self)
+      bytes.storeBytes(
+        of: bytes.load(fromByteOffset: sum, as: UInt64.self)
+          &+ Table.term(index, hash, stored, salt: salt),
         toByteOffset: sum, as: UInt64.self)
       store(UInt64(count + 1), .count)
       return .added
@@ -260,7 +291,7 @@ extension ReferenceIndex {
           $0.storeBytes(of: value, toByteOffset: field.rawValue, as: UInt64.self)
         }
       }
-      func checksum() -> UInt64 { Reference.fingerprint(header[..<Field.checksum.rawValue]) }
+      func checksum() -> UInt64 { Fingerprint.of(header[..<Field.checksum.rawValue]) }
       let capacity = Int(truncatingIfNeeded: load(.capacity))
       guard load(.magic) == magic, load(.checksum) == checksum(),
         capacity >= minimumCapacity, capacity <= maximumCapacity,

@@ -28,7 +28,7 @@ final class ReferenceIndex {
   init(orders: FilePath) {
     ordersPath = orders
     path = FilePath(orders.bytes + Array(".refs".utf8))
-    boot = System.bootIdentity().map { Reference.fingerprint($0) } ?? 0
+    boot = System.bootIdentity().map { Fingerprint.of($0) } ?? 0
   }
 
   /// The orders file, as a look-up reads it.
@@ -82,9 +82,24 @@ final class ReferenceIndex {
   func located(_ reference: Reference, in orders: Orders) throws(FileError)
     -> (order: Order, start: Int)?
   {
+    try located(reference.fingerprint, in: orders) { $0 == reference }
+  }
+
+  /// Whether an order holds the ref whose bytes are `bytes` and fingerprint `hash`, checked
+  /// as ``located(_:in:)`` checks it: a batch's ref, held as its bytes, with no ``Reference``.
+  func holds(_ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, in orders: Orders)
+    throws(FileError) -> Bool
+  {
+    try located(hash, in: orders) { $0.text.utf8.elementsEqual(bytes) } != nil
+  }
+
+  /// The order holding the ref of fingerprint `hash` that `isSought` says is the one sought.
+  private func located(
+    _ hash: UInt64, in orders: Orders, _ isSought: (Reference) -> Bool
+  ) throws(FileError) -> (order: Order, start: Int)? {
     guard let table else { return nil }
     do throws(Failure) {
-      if let found = try find(reference, in: table, orders) { return found }
+      if let found = try find(hash, isSought, in: table, orders) { return found }
     } catch {
       guard case .untrusted = error else { throw error.fileError }
       // A slot that points at no such line, or a block that fails its checksum.
@@ -92,24 +107,26 @@ final class ReferenceIndex {
       try rebuild(orders)
       guard let rebuilt = self.table else { return nil }
       do throws(Failure) {
-        return try find(reference, in: rebuilt, orders)
+        return try find(hash, isSought, in: rebuilt, orders)
       } catch {
         guard case .untrusted = error else { throw error.fileError }
-        return try scan(for: reference, from: 0, orders)
+        return try scan(for: hash, isSought, from: 0, orders)
       }
     }
     guard table.indexedEnd < orders.end else { return nil }
-    return try scan(for: reference, from: table.indexedEnd, orders)
+    return try scan(for: hash, isSought, from: table.indexedEnd, orders)
   }
 
-  /// The order holding `reference` among the lines from `start`, read one by one; a second
-  /// order holding it is the store's error at that line.
-  private func scan(for reference: Reference, from start: Int, _ orders: Orders)
-    throws(FileError) -> (order: Order, start: Int)?
-  {
+  /// The order holding the ref sought among the lines from `start`, read one by one; a
+  /// second order holding it is the store's error at that line.
+  private func scan(
+    for hash: UInt64, _ isSought: (Reference) -> Bool, from start: Int, _ orders: Orders
+  ) throws(FileError) -> (order: Order, start: Int)? {
     var found: (order: Order, start: Int)?
     try lines(of: orders, from: start) { offset, line throws(FileError) in
-      guard let order = try? OrderJSON.order(from: line), order.reference == reference else {
+      guard let order = try? OrderJSON.order(from: line), let reference = order.reference,
+        reference.fingerprint == hash, isSought(reference)
+      else {
         return true
       }
       if let found { throw try heldTwice(reference, found.start, offset, orders) }
@@ -134,10 +151,49 @@ final class ReferenceIndex {
 
   private var prefetched: UInt64 = 0
 
+  /// How many refs a group reads ahead at a time: their blocks (about 80 KiB for 256) stay in
+  /// the cache until they are looked up or inserted.
+  static let readAheadRefs = 256
+
+  /// Reads the blocks and checksums that looking up or inserting the refs of `hashes` reads
+  /// first, before any of them is used: the reads don't wait on each other, so their cache
+  /// and TLB misses overlap, and the look-ups that follow find the bytes in the cache.
+  func readAhead(_ hashes: some Sequence<UInt64>) {
+    guard let table else { return }
+    var sum: UInt64 = 0
+    for hash in hashes { sum &+= table.readAhead(Int(truncatingIfNeeded: hash)) }
+    prefetched &+= sum  // Kept, so the reads are not optimized away.
+  }
+
+  /// The indices of `count` refs, by `hash`, in the order of the slots the table first probes
+  /// for them (0 hashes left out), so that a group's look-ups and inserts go through the table
+  /// from start to end, not at random: nearby slots share pages and cache lines, and reads in
+  /// order are fetched ahead. A stable counting sort on the slots' high bits, so the inserts of
+  /// one group land in the same slots whichever path records them.
+  func inSlotOrder(_ count: Int, _ hash: (Int) -> UInt64) -> [Int] {
+    guard let table, count > 1 else { return (0..<count).filter { hash($0) != 0 } }
+    let capacity = table.capacity
+    var buckets = 1
+    while buckets < count, buckets < capacity { buckets *= 2 }
+    let shift = (capacity / buckets).trailingZeroBitCount
+    func bucket(_ hash: UInt64) -> Int { (Int(truncatingIfNeeded: hash) & (capacity - 1)) >> shift }
+    var starts = [Int](repeating: 0, count: buckets + 1)
+    for index in 0..<count where hash(index) != 0 { starts[bucket(hash(index)) + 1] += 1 }
+    for index in 0..<buckets { starts[index + 1] += starts[index] }
+    var order = [Int](repeating: 0, count: starts[buckets])
+    for index in 0..<count where hash(index) != 0 {
+      let bucket = bucket(hash(index))
+      order[starts[bucket]] = index
+      starts[bucket] += 1
+    }
+    return order
+  }
+
   /// Records new orders, already synced in the orders file at `offsets`, and that the index
   /// now covers the file up to `end`, where the last line starts at `lastStart`.
   func record(
-    _ references: [(Reference, Int)], end: Int, lastStart: Int, last: Int, _ orders: Orders
+    _ references: [(hash: UInt64, offset: Int)], end: Int, lastStart: Int, last: Int,
+    _ orders: Orders
   ) throws(SystemError) {
     // Another owner's index, read only: behind the orders now, so not used again this run.
     guard var table, table.writable else {
@@ -149,8 +205,15 @@ final class ReferenceIndex {
       table = try table.grown(at: path, like: orders.details)
       self.table = table
     }
-    for (reference, offset) in references {
-      table = try insert(reference.fingerprint, offset, into: table, orders)
+    // In the order of their slots, so the inserts go through the table from start to end,
+    // each few read ahead.
+    let order = inSlotOrder(references.count) { references[$0].hash }
+    for start in stride(from: 0, to: order.count, by: ReferenceIndex.readAheadRefs) {
+      let part = order[start..<min(start + ReferenceIndex.readAheadRefs, order.count)]
+      readAhead(part.lazy.map { references[$0].hash })
+      for index in part {
+        table = try insert(references[index].hash, references[index].offset, into: table, orders)
+      }
     }
     let lines: (UInt64, UInt64)
     do { lines = try fingerprints(end: end, lastStart: lastStart, orders) } catch {
@@ -217,14 +280,15 @@ final class ReferenceIndex {
     }
   }
 
-  /// The slots that may hold `reference`, each block checked before it is believed.
-  private func find(_ reference: Reference, in table: Table, _ orders: Orders) throws(Failure)
-    -> (order: Order, start: Int)?
-  {
-    let hash = reference.fingerprint
-    var slot = Int(truncatingIfNeeded: hash) & (table.capacity - 1)
+  /// The slots that may hold the ref of fingerprint `hash` that `isSought` says is the one
+  /// sought, each block checked before it is believed.
+  private func find(
+    _ hash: UInt64, _ isSought: (Reference) -> Bool, in table: Table, _ orders: Orders
+  ) throws(Failure) -> (order: Order, start: Int)? {
+    let capacity = table.capacity
+    var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
     var checked = -1
-    for _ in 0..<table.capacity {
+    for _ in 0..<capacity {
       let block = slot / Table.blockSlots
       if block != checked {
         guard table.verify(block: block) else { throw .untrusted }
@@ -238,9 +302,9 @@ final class ReferenceIndex {
         guard let line = try orderLine(at: offset, orders),
           let held = line.order.reference, held.fingerprint == hash
         else { throw .untrusted }
-        if held == reference { return (line.order, offset) }
+        if isSought(held) { return (line.order, offset) }
       }
-      slot = (slot + 1) & (table.capacity - 1)
+      slot = (slot + 1) & (capacity - 1)
     }
     return nil
   }
@@ -303,7 +367,7 @@ final class ReferenceIndex {
     func hash(_ start: Int, _ stop: Int) throws(FileError) -> UInt64 {
       var bytes = [UInt8](repeating: 0, count: stop - start)
       try orders.file.read(into: &bytes, at: start)
-      return Reference.fingerprint(bytes)
+      return Fingerprint.of(bytes)
     }
     let firstEnd =
       lastStart == 0

@@ -77,10 +77,13 @@ public struct Summary: Equatable, Sendable {
     self.sales = sales
   }
 
-  /// The midnight (UTC) that starts the day of `time`.
+  /// The midnight (UTC) that starts the day of `time`; for the first hours `Int64` can count,
+  /// whose midnight it can't, the first time there is.
   public static func day(of time: Timestamp) -> Timestamp {
     let seconds = time.secondsSince1970
     let (days, remainder) = seconds.quotientAndRemainder(dividingBy: 86400)
-    return Timestamp(secondsSince1970: (remainder < 0 ? days - 1 : days) * 86400)
+    let (midnight, overflow) = (remainder < 0 ? days - 1 : days).multipliedReportingOverflow(
+      by: 86400)
+    return Timestamp(secondsSince1970: overflow ? .min : midnight)
   }
 }

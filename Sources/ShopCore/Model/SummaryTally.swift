@@ -81,6 +81,11 @@ public struct SummaryTooLarge: Error, Equatable, CustomStringConvertible {
   /// The order that took a sum past the limit.
   public let number: Int
 
+  /// A store that sums its orders itself throws it at the same order the tally would.
+  public init(number: Int) {
+    self.number = number
+  }
+
   public var description: String {
     "the sums are too large to compute from order \(number) on"
   }

@@ -1,18 +1,3 @@
-/// Where a batch's order requests come from: a group at a time, in input order.
-public protocol RequestSource: AnyObject {
-  /// The next group of requests, or nil at the end of input. Each group is placed with one
-  /// call to the store (one durable commit) before the next is asked for, so a slow source
-  /// sees each group's reports before it sends more.
-  func nextGroup() throws -> [Request]?
-}
-
-/// A batch's groups, each placed and reported as ``PlaceOrder/place(_:)`` places a group of
-/// requests: in input order, with one call to the store (one durable commit) per group.
-public protocol BatchGroups: AnyObject {
-  /// Places the next group, or returns nil at the end of input.
-  func placeNext() throws -> PlaceOrder.GroupResult?
-}
-
 /// The use case of `shop batch`: places every group of requests a source gives, in order.
 public struct PlaceBatch {
   /// The next group placed, or nil at the end of input.

@@ -1,8 +1,3 @@
-/// Told the summary once it is complete; formatting it is the adapter's job.
-public protocol SummaryReport: AnyObject {
-  func report(_ summary: Summary, by grouping: Summary.Grouping) throws
-}
-
 /// The use case: sums the orders of a range from the reading port and reports the sums.
 ///
 /// Its ports arrive through the initializer as non-optional `let`s, as ``PlaceOrder``'s do.

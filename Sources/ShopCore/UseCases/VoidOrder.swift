@@ -1,12 +1,3 @@
-/// Output port: told what became of a void; the wording is the adapter's.
-public protocol VoidReport: AnyObject {
-  /// Called once, only after a void it tells of is durable.
-  func report(_ outcome: VoidOutcome)
-
-  /// Makes the report visible now.
-  func flush() throws
-}
-
 /// The use case of `shop void`: has the store record a void of an order, then reports it.
 ///
 /// Its ports arrive through the initializer as non-optional `let`s, as ``PlaceOrder``'s do.

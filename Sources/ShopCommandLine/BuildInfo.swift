@@ -1,6 +1,6 @@
 /// How this binary was built, for `shop --version`: a bug report needs to know whether the
 /// binary can use PostgreSQL and whether it is the fast release build.
-struct BuildInfo: Equatable, Sendable {
+package struct BuildInfo: Equatable, Sendable {
   enum Configuration: String, Sendable {
     case release
     case debug
@@ -11,9 +11,9 @@ struct BuildInfo: Equatable, Sendable {
   /// only for such a store.
   var postgreSQL: Bool
 
-  /// This binary, as the compiler saw it (SwiftPM defines DEBUG in debug builds). Every build
-  /// can use PostgreSQL: libpq is declared by shop and loaded at run time.
-  static let current: BuildInfo = {
+  /// This binary, as the compiler saw it (SwiftPM defines DEBUG in debug builds of every
+  /// target). Every build can use PostgreSQL: libpq is declared by shop and loaded at run time.
+  package static let current: BuildInfo = {
     #if DEBUG
       let configuration = Configuration.debug
     #else
@@ -23,7 +23,7 @@ struct BuildInfo: Equatable, Sendable {
   }()
 
   /// `shop 0.1.0 (release, PostgreSQL: no)`, newline not included.
-  func versionLine(program: String, version: String) -> String {
+  package func versionLine(program: String, version: String) -> String {
     "\(program) \(version) (\(configuration.rawValue), PostgreSQL: \(postgreSQL ? "yes" : "no"))"
   }
 }

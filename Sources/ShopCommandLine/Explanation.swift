@@ -1,13 +1,12 @@
 import ShopAdapters
-import ShopCommandLine
 import ShopCore
 
 /// What `--explain` prints: one line per port the root would build for this command line,
 /// what it is and why, made from the same ``Chosen`` decisions the root builds from.
-struct Explanation {
+package struct Explanation {
   private(set) var lines: [(port: String, text: String)] = []
 
-  var text: String {
+  package var text: String {
     let width = (lines.map { $0.port.count }.max() ?? 0) + 2
     return lines.map { line in
       let label = line.port + ":"
@@ -17,7 +16,7 @@ struct Explanation {
     }.joined()
   }
 
-  static func placement(
+  package static func placement(
     input: FilePath??, catalog: Chosen<CatalogSource>, store: Chosen<StoreSource>,
     report: Chosen<ReportStyle>, clock: any WallClock, libpq: String
   ) -> Explanation {
@@ -39,7 +38,7 @@ struct Explanation {
     return explanation
   }
 
-  static func void(
+  package static func void(
     _ store: Chosen<StoreSource>, report: Chosen<ReportStyle>, clock: any WallClock,
     libpq: String
   ) -> Explanation {
@@ -57,7 +56,7 @@ struct Explanation {
   }
 
   /// `orders`: the store, then what is listed and how.
-  static func orders(
+  package static func orders(
     _ store: Chosen<StoreSource>, _ options: OrdersOptions, style: Chosen<ListingStyle>,
     wait: Chosen<ReadWaitBound>, libpq: String
   ) -> Explanation {
@@ -83,7 +82,7 @@ struct Explanation {
   }
 
   /// `summary`: the store, then which sums of which orders, and how.
-  static func summary(
+  package static func summary(
     _ store: Chosen<StoreSource>, _ options: SummaryOptions, grouping: Chosen<Summary.Grouping>,
     style: Chosen<ListingStyle>, wait: Chosen<ReadWaitBound>, libpq: String
   ) -> Explanation {
@@ -130,7 +129,7 @@ struct Explanation {
     }
   }
 
-  static func catalog(_ catalog: Chosen<CatalogSource>, json: Bool) -> Explanation {
+  package static func catalog(_ catalog: Chosen<CatalogSource>, json: Bool) -> Explanation {
     var explanation = Explanation()
     explanation.add(catalog)
     let listing =
