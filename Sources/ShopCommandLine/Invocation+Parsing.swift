@@ -1,4 +1,4 @@
-import ShopAdapters
+import ShopConventions
 import ShopCore
 
 extension Invocation {

@@ -1,4 +1,4 @@
-import ShopAdapters
+import ShopConventions
 import ShopCore
 
 /// The command line as a plain value: what to run and with which choices. Parsing it builds no
@@ -33,6 +33,12 @@ package enum ReportStyle: Equatable {
   case text, quiet, json
 }
 
+/// How `orders` and `summary` print, as `--json` and `--csv` ask: one choice, since the two
+/// can't be given together. The root builds the listing it names.
+package enum ListingFormat: Equatable {
+  case text, json, csv
+}
+
 /// The choices `place` and `batch` share.
 package struct PlacementOptions: Equatable {
   package var report = ReportStyle.text
@@ -57,7 +63,7 @@ package struct VoidOptions: Equatable {
 package struct OrdersOptions: Equatable {
   /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
   package var ordersPath: FilePath?
-  package var style = ListingStyle.text
+  package var style = ListingFormat.text
   package var selection = OrderSelection.all
   package var explain = false
   /// `--since` and `--until`.
@@ -70,7 +76,7 @@ package struct OrdersOptions: Equatable {
 package struct SummaryOptions: Equatable {
   /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
   package var ordersPath: FilePath?
-  package var style = ListingStyle.text
+  package var style = ListingFormat.text
   package var range = TimeRange.all
   /// `--by`: how the rows are grouped; none without it.
   package var grouping = Summary.Grouping.none

@@ -1,4 +1,3 @@
-import ShopAdapters
 import ShopCore
 
 // Each command's options, as the cases of an enum of its own, in the order help lists them.
