@@ -116,7 +116,7 @@ extension CommandLineDescription {
         name: "help",
         abstract: "Show help for shop or one of its commands.",
         discussion: "'shop help COMMAND' prints what 'shop COMMAND --help' prints.",
-        options: HelpOption.allCases.map { $0.described },
+        options: HelpCommandOption.allCases.map { $0.described },
         operands: [
           OperandDescription(
             name: "COMMAND", kind: .command, isOptional: true, isRepeating: false,
@@ -131,7 +131,7 @@ extension CommandLineDescription {
           'source <(shop completions bash)'. Completes commands, options, file names and, \
           for 'shop place', the SKUs of the catalog on the command line.
           """,
-        options: HelpOption.allCases.map { $0.described },
+        options: CompletionsOption.allCases.map { $0.described },
         operands: [
           OperandDescription(
             name: "SHELL", kind: .word(["bash", "zsh", "fish"]), isOptional: false,
@@ -142,7 +142,7 @@ extension CommandLineDescription {
         name: "manual",
         abstract: "Print the manual page, in roff.",
         discussion: "'make install' installs it; to read it now: 'shop manual | man -l -'.",
-        options: HelpOption.allCases.map { $0.described },
+        options: ManualOption.allCases.map { $0.described },
         operands: [],
         conflicts: []),
     ],
