@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// What a program accepts, written once as a value: its commands, their options and operands,
@@ -56,6 +57,16 @@ package struct CommandLineDescription: Sendable {
 struct Entry: Sendable, Equatable {
   let name: String
   let text: String
+
+  init(name: String, text: String) {
+    self.name = name
+    self.text = text
+  }
+
+  /// An exit status, named by its number.
+  init(_ status: ExitStatus, _ text: String) {
+    self.init(name: "\(status.rawValue)", text: text)
+  }
 }
 
 /// One command and everything that may follow it.
@@ -68,7 +79,7 @@ package struct CommandDescription: Sendable {
   var operands: [OperandDescription]
   /// Pairs that can't be given together, each an option or operand of this command (checked
   /// by ``CommandLineDescription/problems``).
-  var conflicts: [(Conflicting, Conflicting)]
+  var conflicts: [Conflict]
 
   /// Whether an argument before `--` is this command's help flag itself.
   func asksForHelp(_ arguments: [[UInt8]]) -> Bool {
@@ -84,6 +95,18 @@ package struct CommandDescription: Sendable {
 
   func option(named name: String) -> OptionDescription? {
     options.first { $0.short == name || $0.long == name }
+  }
+}
+
+/// Two sides that can't be given together. A struct rather than a tuple: an array of tuples
+/// costs the runtime their generic metadata at every start-up (callgrind).
+struct Conflict: Sendable {
+  var first: Conflicting
+  var second: Conflicting
+
+  init(_ first: Conflicting, _ second: Conflicting) {
+    self.first = first
+    self.second = second
   }
 }
 

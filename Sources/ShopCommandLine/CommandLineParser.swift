@@ -178,7 +178,8 @@ struct CommandLineParser {
   private func checkConflicts(_ parsed: ParsedCommand, _ command: CommandDescription)
     throws(UsageError)
   {
-    for (first, second) in command.conflicts {
+    for conflict in command.conflicts {
+      let (first, second) = (conflict.first, conflict.second)
       func given(_ side: Conflicting) -> Bool {
         switch side {
         case .option(let option): return parsed.given.contains(option.long)

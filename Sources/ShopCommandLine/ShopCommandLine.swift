@@ -25,7 +25,9 @@ extension CommandLineDescription {
           """,
         options: PlaceOption.described,
         operands: [.items],
-        conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
+        conflicts: [
+          Conflict(.option(.quiet), .option(.json)), Conflict(.option(.memory), .option(.orders)),
+        ]),
       CommandDescription(
         name: "batch",
         abstract: "Place one order per line of a file or standard input.",
@@ -41,7 +43,9 @@ extension CommandLineDescription {
             name: "FILE", kind: .path, isOptional: true, isRepeating: false,
             help: "The orders to place; '-' or none reads standard input.")
         ],
-        conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
+        conflicts: [
+          Conflict(.option(.quiet), .option(.json)), Conflict(.option(.memory), .option(.orders)),
+        ]),
       CommandDescription(
         name: "void",
         abstract: "Take an order back: record a void of it, kept in the history with its time.",
@@ -56,7 +60,7 @@ extension CommandLineDescription {
           """,
         options: VoidOption.described,
         operands: [.voided],
-        conflicts: [(.option(.quiet), .option(.json))]),
+        conflicts: [Conflict(.option(.quiet), .option(.json))]),
       CommandDescription(
         name: "orders",
         abstract: "List the saved orders, oldest first.",
@@ -75,18 +79,20 @@ extension CommandLineDescription {
           .numbers
         ],
         conflicts: [
-          (.option(.json), .option(.count)), (.option(.count), .option(.last)),
-          (.option(.count), .operand(.numbers)), (.option(.last), .operand(.numbers)),
-          (.option(.json), .option(.csv)), (.option(.csv), .option(.count)),
-          (.option(.csv), .operand(.numbers)), (.option(.since), .operand(.numbers)),
-          (.option(.until), .operand(.numbers)),
-          (.option(.referenceSought), .option(.count)),
-          (.option(.referenceSought), .option(.last)),
-          (.option(.referenceSought), .operand(.numbers)),
-          (.option(.referenceSought), .option(.since)),
-          (.option(.referenceSought), .option(.until)),
-          (.option(.skuSought), .operand(.numbers)),
-          (.option(.skuSought), .option(.referenceSought)),
+          Conflict(.option(.json), .option(.count)), Conflict(.option(.count), .option(.last)),
+          Conflict(.option(.count), .operand(.numbers)),
+          Conflict(.option(.last), .operand(.numbers)),
+          Conflict(.option(.json), .option(.csv)), Conflict(.option(.csv), .option(.count)),
+          Conflict(.option(.csv), .operand(.numbers)),
+          Conflict(.option(.since), .operand(.numbers)),
+          Conflict(.option(.until), .operand(.numbers)),
+          Conflict(.option(.referenceSought), .option(.count)),
+          Conflict(.option(.referenceSought), .option(.last)),
+          Conflict(.option(.referenceSought), .operand(.numbers)),
+          Conflict(.option(.referenceSought), .option(.since)),
+          Conflict(.option(.referenceSought), .option(.until)),
+          Conflict(.option(.skuSought), .operand(.numbers)),
+          Conflict(.option(.skuSought), .option(.referenceSought)),
         ]),
       CommandDescription(
         name: "summary",
@@ -103,7 +109,7 @@ extension CommandLineDescription {
         options: SummaryOption.described,
         operands: [],
         conflicts: [
-          (.option(.json), .option(.csv)), (.option(.by), .option(.skuSummed)),
+          Conflict(.option(.json), .option(.csv)), Conflict(.option(.by), .option(.skuSummed)),
         ]),
       CommandDescription(
         name: "catalog",
@@ -183,56 +189,56 @@ extension CommandLineDescription {
         text: "The orders file when XDG_DATA_HOME is set and neither --orders nor SHOP_ORDERS is."),
     ],
     exitStatuses: [
-      (
-        ExitStatus.success,
+      Entry(
+        .success,
         "Placed (every order of a batch placed, or already placed under its ref with the same "
           + "items); voided, or already void; a listing or help printed."
       ),
-      (
+      Entry(
         .rejected,
         "Rejected: an unknown SKU, a ref already placed with other items, (batch) a line "
           + "rejected or malformed, (orders, void) a NUMBER or ref with no order, or (void) a "
           + "void of a void or a ref another record holds."
       ),
-      (.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
-      (
+      Entry(.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
+      Entry(
         .dataError,
         "Bad data: a total too large, a bad catalog line, a bad orders file line, a ref held "
           + "twice."
       ),
-      (
+      Entry(
         .noInput,
         "An input can't be read: the catalog, a batch FILE or input, the orders file; or the "
           + "catalog or orders file is not a regular file (a FIFO, a device, a folder)."
       ),
-      (
+      Entry(
         .unavailable,
         "The orders database can't be reached, did not answer in time, or refused for lack of a "
           + "privilege; nothing of the group was saved."
       ),
-      (.software, "Internal error (a bug: please report it)."),
-      (
+      Entry(.software, "Internal error (a bug: please report it)."),
+      Entry(
         .osError,
         "The static build was started without /proc (nothing was done), or the memory a "
           + "command needs can't be had (every order reported is saved)."
       ),
-      (
+      Entry(
         .cannotCreate,
         "The orders file or its folder can't be created or opened for writing, or it is not a "
           + "regular file; or nothing says where it is."
       ),
-      (
+      Entry(
         .ioError,
         "A write failed: a full disk, a file-size limit, an I/O error, a closed standard output, "
           + "the orders file replaced while held; with refs, run the same command again."
       ),
-      (
+      Entry(
         .temporaryFailure,
         "The outcome is unknown: with refs, run the same command again; without, check "
           + "'\(listingNewest("N"))' first. Or orders or summary gave up waiting for a "
           + "writer's lock (SHOP_TIMEOUT): nothing was read; run it again."
       ),
-    ].map { Entry(name: "\($0.0.rawValue)", text: $0.1) })
+    ])
 
   /// The built-in prices as help, the manual and `--explain` tell them: `pen 30, lamp 190`.
   package static func told(_ prices: [(sku: String, price: Int)]) -> String {

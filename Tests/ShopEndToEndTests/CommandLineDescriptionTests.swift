@@ -85,7 +85,7 @@ struct CommandLineDescriptionTests {
     var description = CommandLineDescription.shop
     let catalog = try #require(description.commands.firstIndex { $0.name == "catalog" })
     // A conflict with an option catalog does not declare.
-    description.commands[catalog].conflicts.append((.option(.json), .option(.memory)))
+    description.commands[catalog].conflicts.append(Conflict(.option(.json), .option(.memory)))
     #expect(
       description.problems == [
         "catalog: the conflict --json/--memory names --memory, which catalog does not declare"
@@ -99,7 +99,7 @@ struct CommandLineDescriptionTests {
     var last = OptionDescription.last
     last.value = ValueDescription(name: "n", kind: .path)
     description.commands[catalog].options.append(last)
-    description.commands[catalog].conflicts.append((.operand(.numbers), .option(.json)))
+    description.commands[catalog].conflicts.append(Conflict(.operand(.numbers), .option(.json)))
     #expect(
       description.problems == [
         "catalog: option --json is declared twice",
