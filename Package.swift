@@ -39,23 +39,28 @@ let package = Package(
     // The domain (Model), the ports it owns (Ports) and the use cases (UseCases); the standard
     // library only.
     .target(name: "ShopCore", swiftSettings: fastStart),
+    // What the command line and the adapters share, and neither owns: exit statuses, paths as
+    // bytes, how text is quoted on a terminal, decimal integers, UTC times and time arguments,
+    // the cart syntax, the look of a PostgreSQL URI. Plain values and rules, no I/O.
+    .target(name: "ShopConventions", dependencies: ["ShopCore"], swiftSettings: fastStart),
     // The process's own argc, argv and envp, captured at start-up without reading /proc.
     .target(name: "CProcess"),
     // Files, memory, PostgreSQL (libpq, loaded at run time), clocks and report formats behind
     // ShopCore's ports.
     .target(
-      name: "ShopAdapters", dependencies: ["ShopCore", "CProcess"], swiftSettings: fastStart),
+      name: "ShopAdapters", dependencies: ["ShopCore", "ShopConventions", "CProcess"],
+      swiftSettings: fastStart),
     // The command line as a value: its description, the parser, help, the manual, completions
     // and usage errors, and the words `--explain` prints for the root's decisions. It reads
-    // arguments into an `Invocation` and builds no adapter.
+    // arguments into an `Invocation`, knows no adapter, and builds none.
     .target(
-      name: "ShopCommandLine", dependencies: ["ShopCore", "ShopAdapters"],
+      name: "ShopCommandLine", dependencies: ["ShopCore", "ShopConventions"],
       swiftSettings: fastStart),
     // The composition root (Root.swift): the one place that sees every layer and builds the
     // adapters and use cases; main.swift hands it the real process.
     .executableTarget(
       name: "shop",
-      dependencies: ["ShopCore", "ShopAdapters", "ShopCommandLine"],
+      dependencies: ["ShopCore", "ShopConventions", "ShopAdapters", "ShopCommandLine"],
       swiftSettings: fastStart,
       linkerSettings: [
         // Start-up dominates `shop place`: a fully static release binary starts in about the time
@@ -70,19 +75,23 @@ let package = Package(
     ),
     .testTarget(name: "ShopCoreTests", dependencies: ["ShopCore", "ShopTestSupport"]),
     .testTarget(
-      name: "ShopAdaptersTests", dependencies: ["ShopAdapters", "ShopCore", "ShopTestSupport"]),
+      name: "ShopAdaptersTests",
+      dependencies: ["ShopAdapters", "ShopConventions", "ShopCore", "ShopTestSupport"]),
     // The command-line contract end to end, through the root function in-process.
     .testTarget(
-      name: "ShopEndToEndTests", dependencies: ["shop", "ShopCommandLine", "ShopTestSupport"]),
+      name: "ShopEndToEndTests",
+      dependencies: ["shop", "ShopCommandLine", "ShopConventions", "ShopTestSupport"]),
     // What needs the real binary in real processes: several at once, kill -9, descriptors,
     // pipes, resource limits, shells and make.
     .testTarget(
       name: "ShopProcessTests",
-      dependencies: ["shop", "ShopCommandLine", "ShopAdapters", "ShopCore", "ShopTestSupport"]),
+      dependencies: [
+        "shop", "ShopCommandLine", "ShopAdapters", "ShopConventions", "ShopCore", "ShopTestSupport",
+      ]),
     // The fakes every test shares, private temporary folders, a tiny full disk, the built
     // binary in a sandbox and a throwaway PostgreSQL server.
     .target(
-      name: "ShopTestSupport", dependencies: ["ShopCore", "ShopAdapters"],
+      name: "ShopTestSupport", dependencies: ["ShopCore", "ShopConventions", "ShopAdapters"],
       path: "Tests/ShopTestSupport"),
   ]
 )

@@ -1,8 +1,9 @@
-import ShopAdapters
+import ShopConventions
 
 // The values the root's decisions (Sources/shop/Choices.swift) are made of, and the errors a
 // store's location can be: here, below the root, so that `--explain` (Explanation.swift) can
-// tell them without the root, and the root keeps only the choosing and the building.
+// tell them without the root, and the root keeps only the choosing and the building. Each error
+// has its status and message; the root declares that it ends a command (Root.swift).
 
 /// What the root chose, and the reason a person would give for it.
 package struct Chosen<Value> {
@@ -19,10 +20,11 @@ package struct Chosen<Value> {
   package var why: String { reason() }
 }
 
-/// Where the prices come from.
-package enum CatalogSource: Equatable {
+/// Where the prices come from: a file, or the built-in prices the root names (its one list,
+/// which `--explain` tells from here).
+package enum CatalogSource {
   case file(FilePath)
-  case builtIn
+  case builtIn([(sku: String, price: Int)])
 }
 
 /// Where the orders are kept.
@@ -43,8 +45,8 @@ package enum StoreSource: Equatable {
 /// How long a read command waits for the lock a writer holds on an orders file.
 package enum ReadWaitBound: Equatable {
   case seconds(Int)
-  /// `$SHOP_TIMEOUT` is not a whole number of seconds from 0 to a day: a usage error.
-  case invalid([UInt8])
+  /// `$SHOP_TIMEOUT` is not a whole number of seconds from 0 to `most`: a usage error.
+  case invalid([UInt8], most: Int)
 }
 
 extension StoreSource {
@@ -57,7 +59,7 @@ extension StoreSource {
 
 /// `--orders` or `SHOP_ORDERS` reads as a URI but is none: a usage error (64) that says what
 /// a URI looks like and how to name a file that starts so, before anything is read or made.
-package struct NotAURI: ShopError {
+package struct NotAURI: Error {
   /// The value as given, its password hidden in the message.
   package let text: String
   package let why: String
@@ -89,23 +91,26 @@ package struct NotAURI: ShopError {
 
 /// `$SHOP_TIMEOUT` is not a bound a read command can wait by: a usage error (64), before the
 /// store is read.
-package struct BadReadWait: ShopError {
+package struct BadReadWait: Error {
   package let value: [UInt8]
+  /// The longest wait a bound may ask for, in seconds.
+  package let most: Int
 
-  package init(value: [UInt8]) {
+  package init(value: [UInt8], most: Int) {
     self.value = value
+    self.most = most
   }
 
   package var status: ExitStatus { .usage }
   package var message: String {
     "SHOP_TIMEOUT is \(TerminalText.quoted(value)): it must be a whole number of seconds from 0 "
-      + "to \(ReadWait.maximumSeconds), how long orders and summary wait for a writer's lock "
+      + "to \(most), how long orders and summary wait for a writer's lock "
       + "on an orders file"
   }
 }
 
 /// No flag, variable or home folder says where the orders file is.
-package struct NoOrdersLocation: ShopError {
+package struct NoOrdersLocation: Error {
   package init() {}
 
   package var status: ExitStatus { .cannotCreate }

@@ -1,4 +1,3 @@
-import ShopAdapters
 import ShopCore
 
 /// What a program accepts, written once as a value: its commands, their options and operands,
@@ -170,7 +169,7 @@ enum ValueKind: Sendable, Equatable {
   case count
   /// An order's number, a whole number from 1 that fits `Int` (`1001`).
   case orderNumber
-  /// A date or a UTC time in ISO 8601, as ``ShopAdapters/TimeArgument`` reads it.
+  /// A date or a UTC time in ISO 8601, as ``TimeArgument`` reads it.
   case time
   /// `SKU=QTY`, checked by CartSyntax; the SKUs are completed from the catalog.
   case item

@@ -1,4 +1,4 @@
-import ShopAdapters
+import ShopConventions
 import ShopCore
 
 // Over 300 lines on purpose: one pass over the arguments against the description, whose

@@ -1,5 +1,16 @@
-import ShopAdapters
+import ShopConventions
 import ShopCore
+
+/// What the adapter that would connect to a PostgreSQL store says of it on this machine, asked by
+/// the root for `--explain`, as the command checks before connecting: the URI's own parameters,
+/// then the library, then libpq's reading of the URI.
+package enum DatabaseVerdict {
+  case usable
+  /// The URI is refused: the command would stop with this status and message.
+  case refused(status: ExitStatus, message: String)
+  /// This machine's libpq can't be used, and why.
+  case unusable(String)
+}
 
 /// What `--explain` prints: one line per port the root would build for this command line,
 /// what it is and why, made from the same ``Chosen`` decisions the root builds from.
@@ -18,7 +29,7 @@ package struct Explanation {
 
   package static func placement(
     input: FilePath??, catalog: Chosen<CatalogSource>, store: Chosen<StoreSource>,
-    report: Chosen<ReportStyle>, clock: any WallClock, libpq: String
+    report: Chosen<ReportStyle>, clock: any WallClock, database: (String) -> DatabaseVerdict
   ) -> Explanation {
     var explanation = Explanation()
     if let input {
@@ -26,7 +37,7 @@ package struct Explanation {
       explanation.lines.append(("input", text + (input == nil ? " (no FILE, or -)" : " (FILE)")))
     }
     explanation.add(catalog)
-    explanation.add(store, libpq: libpq)
+    explanation.add(store, database: database)
     let style: String
     switch report.value {
     case .text: style = "text to standard output"
@@ -40,10 +51,10 @@ package struct Explanation {
 
   package static func void(
     _ store: Chosen<StoreSource>, report: Chosen<ReportStyle>, clock: any WallClock,
-    libpq: String
+    database: (String) -> DatabaseVerdict
   ) -> Explanation {
     var explanation = Explanation()
-    explanation.add(store, libpq: libpq)
+    explanation.add(store, database: database)
     let style: String
     switch report.value {
     case .text: style = "text to standard output"
@@ -57,8 +68,8 @@ package struct Explanation {
 
   /// `orders`: the store, then what is listed and how.
   package static func orders(
-    _ store: Chosen<StoreSource>, _ options: OrdersOptions, style: Chosen<ListingStyle>,
-    wait: Chosen<ReadWaitBound>, libpq: String
+    _ store: Chosen<StoreSource>, _ options: OrdersOptions, style: Chosen<ListingFormat>,
+    wait: Chosen<ReadWaitBound>, database: (String) -> DatabaseVerdict
   ) -> Explanation {
     let form: String
     switch options.selection {
@@ -74,7 +85,7 @@ package struct Explanation {
       options.sku.map { " that hold \($0) (from \(OptionDescription.skuSought.long))" } ?? ""
     let range = options.range.isAll ? "" : " placed in " + inRange
     var explanation = Explanation()
-    explanation.add(store, libpq: libpq)
+    explanation.add(store, database: database)
     explanation.add(wait, for: store)
     explanation.lines.append(
       ("listing", "\(form)\(holding)\(range), as \(told(style)), to standard output"))
@@ -84,7 +95,7 @@ package struct Explanation {
   /// `summary`: the store, then which sums of which orders, and how.
   package static func summary(
     _ store: Chosen<StoreSource>, _ options: SummaryOptions, grouping: Chosen<Summary.Grouping>,
-    style: Chosen<ListingStyle>, wait: Chosen<ReadWaitBound>, libpq: String
+    style: Chosen<ListingFormat>, wait: Chosen<ReadWaitBound>, database: (String) -> DatabaseVerdict
   ) -> Explanation {
     let rows: String
     switch grouping.value {
@@ -97,7 +108,7 @@ package struct Explanation {
       ?? rows
     let range = options.range.isAll ? "every order" : "the orders placed in " + inRange
     var explanation = Explanation()
-    explanation.add(store, libpq: libpq)
+    explanation.add(store, database: database)
     explanation.add(wait, for: store)
     explanation.lines.append(
       ("listing", "\(what) of \(range), as \(told(style)), to standard output"))
@@ -110,8 +121,8 @@ package struct Explanation {
     switch wait.value {
     case .seconds(let seconds):
       lines.append(("wait", "at most \(seconds) s for a writer's lock, then 75 (\(wait.why))"))
-    case .invalid(let value):
-      let error = BadReadWait(value: value)
+    case .invalid(let value, let most):
+      let error = BadReadWait(value: value, most: most)
       lines.append(
         ("wait", "none: the command would stop with \(error.status.rawValue): \(error.message)"))
     }
@@ -121,7 +132,7 @@ package struct Explanation {
     "the range of \(OptionDescription.since.long) and \(OptionDescription.until.long)"
 
   /// `JSON (from --json)`, `text (default; --json or --csv)`.
-  private static func told(_ style: Chosen<ListingStyle>) -> String {
+  private static func told(_ style: Chosen<ListingFormat>) -> String {
     switch style.value {
     case .text: "text (\(style.why))"
     case .json: "JSON (\(style.why))"
@@ -129,43 +140,47 @@ package struct Explanation {
     }
   }
 
-  package static func catalog(_ catalog: Chosen<CatalogSource>, json: Bool) -> Explanation {
+  package static func catalog(_ catalog: Chosen<CatalogSource>, format: Chosen<CatalogFormat>)
+    -> Explanation
+  {
     var explanation = Explanation()
     explanation.add(catalog)
-    let listing =
-      json
-      ? "JSON to standard output (from \(OptionDescription.json.long))"
-      : "text to standard output "
-        + "(default; \(OptionDescription.json.long) for JSON)"
-    explanation.lines.append(("listing", listing))
+    let told: String
+    switch format.value {
+    case .text: told = "text"
+    case .json: told = "JSON"
+    }
+    explanation.lines.append(("listing", "\(told) to standard output (\(format.why))"))
     return explanation
   }
 
   private mutating func add(_ catalog: Chosen<CatalogSource>) {
     switch catalog.value {
     case .file(let path): lines.append(("catalog", "file \(display(path)) (\(catalog.why))"))
-    case .builtIn:
+    case .builtIn(let prices):
       lines.append(
-        ("catalog", "built-in: \(CommandLineDescription.builtInPrices) (\(catalog.why))"))
+        ("catalog", "built-in: \(CommandLineDescription.told(prices)) (\(catalog.why))"))
     }
   }
 
-  /// A PostgreSQL store loads `libpq` to say whether this machine can use it.
-  private mutating func add(_ store: Chosen<StoreSource>, libpq: String) {
+  /// A PostgreSQL store is told with what `database` (the root's question to the adapter that
+  /// would connect) says of it on this machine.
+  private mutating func add(
+    _ store: Chosen<StoreSource>, database: (String) -> DatabaseVerdict
+  ) {
     let text: String
     switch store.value {
     case .memory: text = "memory, for this run only (\(store.why))"
     case .file(let path): text = "file \(Explanation.display(path)) (\(store.why))"
     case .postgreSQL(let uri):
-      // The URI is checked as the command checks it before connecting: its own parameters,
-      // then the library, then libpq's reading of it.
-      let refused = PostgresOrders.uriProblem(uri, library: libpq).map {
-        ": the command would stop with \($0.status.rawValue): \($0.message)"
+      let verdict: String
+      switch database(uri) {
+      case .usable: verdict = ""
+      case .refused(let status, let message):
+        verdict = ": the command would stop with \(status.rawValue): \(message)"
+      case .unusable(let why): verdict = "; this machine can't use it: \(why)"
       }
-      let unusable = PostgresOrders.libraryProblem(libpq).map {
-        "; this machine can't use it: \($0)"
-      }
-      text = "PostgreSQL \(ConnectionURI(uri)) (\(store.why))" + (refused ?? unusable ?? "")
+      text = "PostgreSQL \(ConnectionURI(uri)) (\(store.why))" + verdict
     case .notAURI(let uri, let why):
       let error = NotAURI(text: uri, why: why, from: store.why)
       text = "none: the command would stop with \(error.status.rawValue): \(error.message)"

@@ -1,4 +1,4 @@
-import ShopAdapters
+import ShopConventions
 import ShopCore
 
 /// The command line as a plain value: what to run and with which choices. Parsing it builds no
@@ -13,7 +13,7 @@ package enum Invocation: Equatable {
   case void(VoidOptions, number: Int, Reference?)
   case orders(OrdersOptions)
   case summary(SummaryOptions)
-  case catalog(catalogPath: FilePath?, json: Bool, explain: Bool)
+  case catalog(catalogPath: FilePath?, format: CatalogFormat, explain: Bool)
   case completions(Shell)
   case manual
 }
@@ -31,6 +31,17 @@ package enum Shell: String, CaseIterable, Equatable {
 /// How reports of placed orders are written, as `-q` and `--json` ask.
 package enum ReportStyle: Equatable {
   case text, quiet, json
+}
+
+/// How `orders` and `summary` print, as `--json` and `--csv` ask: one choice, since the two
+/// can't be given together. The root builds the listing it names.
+package enum ListingFormat: Equatable {
+  case text, json, csv
+}
+
+/// How `catalog` prints, as `--json` asks. The root builds the listing it names.
+package enum CatalogFormat: Equatable {
+  case text, json
 }
 
 /// The choices `place` and `batch` share.
@@ -57,7 +68,7 @@ package struct VoidOptions: Equatable {
 package struct OrdersOptions: Equatable {
   /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
   package var ordersPath: FilePath?
-  package var style = ListingStyle.text
+  package var style = ListingFormat.text
   package var selection = OrderSelection.all
   package var explain = false
   /// `--since` and `--until`.
@@ -70,7 +81,7 @@ package struct OrdersOptions: Equatable {
 package struct SummaryOptions: Equatable {
   /// `--orders`; nil leaves the choice to `$SHOP_ORDERS`, then the default file.
   package var ordersPath: FilePath?
-  package var style = ListingStyle.text
+  package var style = ListingFormat.text
   package var range = TimeRange.all
   /// `--by`: how the rows are grouped; none without it.
   package var grouping = Summary.Grouping.none

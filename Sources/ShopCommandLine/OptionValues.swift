@@ -1,4 +1,4 @@
-import ShopAdapters
+import ShopConventions
 import ShopCore
 
 /// Where the parser puts an option's value: a field of ``OptionValues`` named by a case of

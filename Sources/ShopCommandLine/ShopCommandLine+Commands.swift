@@ -1,4 +1,3 @@
-import ShopAdapters
 import ShopCore
 
 // Each command's options, as the cases of an enum of its own, in the order help lists them.
@@ -118,8 +117,31 @@ enum CatalogOption: CaseIterable {
   }
 }
 
-/// The options of `help`, `completions` and `manual`: only their help.
-enum HelpOption: CaseIterable {
+/// The options of `shop help`: only its own help. Each command has an enum of its own, so an
+/// option added to one is given a meaning there, not shared unseen with the others.
+enum HelpCommandOption: CaseIterable {
+  case help
+
+  var described: OptionDescription {
+    switch self {
+    case .help: .help
+    }
+  }
+}
+
+/// The options of `shop completions`.
+enum CompletionsOption: CaseIterable {
+  case help
+
+  var described: OptionDescription {
+    switch self {
+    case .help: .help
+    }
+  }
+}
+
+/// The options of `shop manual`.
+enum ManualOption: CaseIterable {
   case help
 
   var described: OptionDescription {

@@ -1,4 +1,3 @@
-import ShopAdapters
 import ShopCore
 
 // Every option of `shop`, declared once; each command's options are an enum of their own
@@ -48,8 +47,12 @@ extension OptionDescription {
   package static let catalog = OptionDescription.path(
     "--catalog", name: "path",
     help: "The catalog, a CSV file of sku,price lines (a header may name more columns).",
-    defaults: ["$SHOP_CATALOG", "the built-in catalog: \(CommandLineDescription.builtInPrices)"],
+    defaults: ["$SHOP_CATALOG", OptionDescription.builtInCatalog],
     sets: .catalog)
+
+  /// The last default of `--catalog`, which help and the manual follow with the built-in prices
+  /// the root gives them (``CommandLineDescription/telling(builtInPrices:)``).
+  static let builtInCatalog = "the built-in catalog"
 
   package static let orders = OptionDescription.path(
     "--orders", name: "path-or-uri",

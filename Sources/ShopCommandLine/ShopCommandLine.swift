@@ -1,4 +1,4 @@
-import ShopAdapters
+import ShopConventions
 import ShopCore
 
 /// The one description of `shop`'s command line; everything a user reads about it is made from
@@ -116,7 +116,7 @@ extension CommandLineDescription {
         name: "help",
         abstract: "Show help for shop or one of its commands.",
         discussion: "'shop help COMMAND' prints what 'shop COMMAND --help' prints.",
-        options: HelpOption.allCases.map { $0.described },
+        options: HelpCommandOption.allCases.map { $0.described },
         operands: [
           OperandDescription(
             name: "COMMAND", kind: .command, isOptional: true, isRepeating: false,
@@ -131,7 +131,7 @@ extension CommandLineDescription {
           'source <(shop completions bash)'. Completes commands, options, file names and, \
           for 'shop place', the SKUs of the catalog on the command line.
           """,
-        options: HelpOption.allCases.map { $0.described },
+        options: CompletionsOption.allCases.map { $0.described },
         operands: [
           OperandDescription(
             name: "SHELL", kind: .word(["bash", "zsh", "fish"]), isOptional: false,
@@ -142,7 +142,7 @@ extension CommandLineDescription {
         name: "manual",
         abstract: "Print the manual page, in roff.",
         discussion: "'make install' installs it; to read it now: 'shop manual | man -l -'.",
-        options: HelpOption.allCases.map { $0.described },
+        options: ManualOption.allCases.map { $0.described },
         operands: [],
         conflicts: []),
     ],
@@ -235,16 +235,34 @@ extension CommandLineDescription {
     ].map { Entry(name: "\($0.0.rawValue)", text: $0.1) })
 
   /// The built-in prices as help, the manual and `--explain` tell them: `pen 30, lamp 190`.
-  /// A plain loop, not `map` and `joined`: those ask the runtime for generic metadata by name,
-  /// 170k instructions of every start-up (callgrind), more than `shop place`'s own work.
-  package static let builtInPrices: String = {
+  package static func told(_ prices: [(sku: String, price: Int)]) -> String {
     var text = ""
-    for (sku, price) in MemoryCatalog.builtInEntries {
+    for (sku, price) in prices {
       if !text.isEmpty { text += ", " }
       text += sku + " " + String(price)
     }
     return text
-  }()
+  }
+
+  /// This description with `--catalog`'s last default followed by the built-in prices, as
+  /// help, completions and the manual tell it: the prices are the root's, passed from its one
+  /// list.
+  package func telling(builtInPrices prices: [(sku: String, price: Int)]) -> Self {
+    func told(_ option: OptionDescription) -> OptionDescription {
+      var option = option
+      option.defaults = option.defaults.map {
+        $0 == OptionDescription.builtInCatalog
+          ? "\($0): \(CommandLineDescription.told(prices))" : $0
+      }
+      return option
+    }
+    var description = self
+    description.options = options.map(told)
+    for index in description.commands.indices {
+      description.commands[index].options = commands[index].options.map(told)
+    }
+    return description
+  }
 
   /// The command line that lists the newest `count` orders, `shop orders --last 2`: what to
   /// run before placing again orders whose outcome is unknown.

@@ -1,9 +1,10 @@
-import ShopAdapters
+import ShopConventions
 import ShopCore
 
 /// A command line that can't be run, told as swift-argument-parser tells it: the reason, the
-/// usage line of the command it was meant for, and where to read more.
-package struct UsageError: ShopError, Equatable {
+/// usage line of the command it was meant for, and where to read more. The command line's own
+/// error: the root declares it ends a command as every error does (Sources/shop/Root.swift).
+package struct UsageError: Error, Equatable {
   /// One line: what was wrong, such as `unknown option '--jsno': did you mean '--json'?`.
   let reason: String
   /// The usage line of the command, or of `shop` itself.

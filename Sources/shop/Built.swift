@@ -1,9 +1,6 @@
 import ShopAdapters
 import ShopCore
 
-// What the root's make… functions built, as closed enums: each fast path is chosen by a
-// `switch` over one of these, so a store or report added without its case does not compile.
-
 /// What ``Root/makeStore(_:)`` built: a closed set, so each fast path is chosen by a `switch`
 /// the compiler checks, and a new store that lacks a case does not compile.
 enum BuiltStore {
@@ -11,7 +8,8 @@ enum BuiltStore {
   case file(FileOrders)
   case postgreSQL(PostgresOrders)
 
-  var orders: any Orders & OrderHistory {
+  /// Every store built saves, reads and records voids.
+  var orders: any Orders & OrderHistory & OrderVoids {
     switch self {
     case .memory(let store): return store
     case .file(let store): return store

@@ -1,5 +1,6 @@
 import ShopAdapters
 import ShopCommandLine
+import ShopConventions
 import ShopCore
 
 // The root's decisions, as plain values that say what was chosen and why. The root builds its
@@ -12,7 +13,8 @@ func chooseCatalog(flag: FilePath?, _ environment: Environment) -> Chosen<Catalo
     return Chosen(value: .file(FilePath(path)), why: "from $SHOP_CATALOG")
   }
   return Chosen(
-    value: .builtIn, why: "default; \(OptionDescription.catalog.long) or $SHOP_CATALOG for a file")
+    value: .builtIn(MemoryCatalog.builtInEntries),
+    why: "default; \(OptionDescription.catalog.long) or $SHOP_CATALOG for a file")
 }
 
 /// Which store: memory for this run only; else `--orders`; else `usual`, the environment's
@@ -89,34 +91,30 @@ func chooseReadWait(_ environment: Environment) -> Chosen<ReadWaitBound> {
   }
   // Digits only: no sign, space or fraction, and never more than a day (a number too large
   // for an Int is no number here).
+  let most = ReadWait.maximumSeconds
   guard value.allSatisfy({ (0x30...0x39).contains($0) }),
-    let seconds = Int(String(decoding: value, as: UTF8.self)),
-    seconds <= ReadWait.maximumSeconds
-  else { return Chosen(value: .invalid(value), why: "from $SHOP_TIMEOUT") }
+    let seconds = Int(String(decoding: value, as: UTF8.self)), seconds <= most
+  else { return Chosen(value: .invalid(value, most: most), why: "from $SHOP_TIMEOUT") }
   return Chosen(value: .seconds(seconds), why: "from $SHOP_TIMEOUT")
 }
 
 /// Which report, from `-q` and `--json`.
 func chooseReport(_ style: ReportStyle) -> Chosen<ReportStyle> {
+  let (quiet, json) = (OptionDescription.quiet.shortest, OptionDescription.json.long)
   switch style {
-  case .text:
-    return Chosen(
-      value: .text,
-      why:
-        "default; \(OptionDescription.quiet.shortest) for none, \(OptionDescription.json.long) for JSON"
-    )
-  case .quiet: return Chosen(value: .quiet, why: "from \(OptionDescription.quiet.shortest)")
-  case .json: return Chosen(value: .json, why: "from \(OptionDescription.json.long)")
+  case .text: return Chosen(value: .text, why: "default; \(quiet) for none, \(json) for JSON")
+  case .quiet: return Chosen(value: .quiet, why: "from \(quiet)")
+  case .json: return Chosen(value: .json, why: "from \(json)")
   }
 }
 
 /// How `orders` or `summary` prints: `--json`, `--csv`, else text. For text, the reason names
 /// only the forms this selection could take instead: a count is a number, and numbers have no
 /// CSV.
-func chooseListing(_ style: ListingStyle, selection: OrderSelection = .all) -> Chosen<ListingStyle>
+func chooseListing(_ style: ListingFormat, selection: OrderSelection = .all)
+  -> Chosen<ListingFormat>
 {
-  let json = OptionDescription.json.long
-  let csv = OptionDescription.csv.long
+  let (json, csv) = (OptionDescription.json.long, OptionDescription.csv.long)
   switch (style, selection) {
   case (.json, _): return Chosen(value: .json, why: "from \(json)")
   case (.csv, _): return Chosen(value: .csv, why: "from \(csv)")
@@ -124,6 +122,15 @@ func chooseListing(_ style: ListingStyle, selection: OrderSelection = .all) -> C
   case (.text, .numbers): return Chosen(value: .text, why: "default; \(json)")
   case (.text, .all), (.text, .last), (.text, .reference):
     return Chosen(value: .text, why: "default; \(json) or \(csv)")
+  }
+}
+
+/// How `catalog` prints: `--json`, else text.
+func chooseCatalogFormat(_ format: CatalogFormat) -> Chosen<CatalogFormat> {
+  let json = OptionDescription.json.long
+  switch format {
+  case .text: return Chosen(value: .text, why: "default; \(json) for JSON")
+  case .json: return Chosen(value: .json, why: "from \(json)")
   }
 }
 

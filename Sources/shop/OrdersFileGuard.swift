@@ -1,5 +1,6 @@
 import ShopAdapters
 import ShopCommandLine
+import ShopConventions
 
 /// Keeps everything shop prints out of every orders file it may be pointed at: not a report,
 /// a listing, a help or an explanation (`shop orders --explain >> orders.jsonl`), and not an

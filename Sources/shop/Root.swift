@@ -1,5 +1,6 @@
 import ShopAdapters
 import ShopCommandLine
+import ShopConventions
 import ShopCore
 
 // Over 300 lines on purpose: the root's one job is the whole wiring (parse, choose, build, run,
@@ -24,13 +25,10 @@ func runShop(
       environment: environment, usualStore: usualStore, streams: streams, clock: clock,
       libpq: libpq, parts: parts, keeper: keeper)
     return try root.run(invocation)
-  } catch let error as ShopError {
+  } catch let error as any ShopError {
     return report(error, streams.errorOutput(), keeper)
   } catch {
-    let errors = streams.errorOutput()
-    errors.write("Error: internal error (please report this bug): \(error)\n")
-    try? errors.flush()
-    return .software
+    return report(UnexpectedError(error), streams.errorOutput(), keeper)
   }
 }
 
@@ -54,17 +52,18 @@ private func report(_ error: any ShopError, _ errors: DescriptorOutput, _ keeper
   return error.status
 }
 
+// The command line's errors end a command as every error does: by their status and message.
+extension UsageError: ShopError {}
+extension NotAURI: ShopError {}
+extension BadReadWait: ShopError {}
+extension NoOrdersLocation: ShopError {}
+
 /// Parts of the real root replaced, for a test: a part left nil is built as the command line
 /// chooses, so `Parts()` is the real root. `catalog` prices `place` and `batch`; `orders`
 /// saves their orders (the fast batch path is for the real file store only).
 struct Parts {
   var catalog: (any Catalog)?
   var orders: (any Orders)?
-
-  init(catalog: (any Catalog)? = nil, orders: (any Orders)? = nil) {
-    self.catalog = catalog
-    self.orders = orders
-  }
 }
 
 /// The wiring: one visible function per choice (which catalog, which store, which report),
@@ -81,7 +80,6 @@ private struct Root {
   /// Choose, build, run, report. A command that uses a store chooses it once, in ``admit``,
   /// before anything is built or printed.
   func run(_ invocation: Invocation) throws -> ExitStatus {
-    let commandLine = CommandLineDescription.shop
     try keeper.check()
     switch invocation {
     case .help(let command):
@@ -115,9 +113,9 @@ private struct Root {
     case .void(let options, let number, let reference):
       let store = try admit(options.ordersPath, memory: false)
       if options.explain {
+        let report = chooseReport(options.report)
         return try show(
-          Explanation.void(store, report: chooseReport(options.report), clock: clock, libpq: libpq)
-            .text)
+          Explanation.void(store, report: report, clock: clock, database: verdict).text)
       }
       switch try makeVoidOrder(options, store: store).void(number, reference: reference) {
       case .voided, .alreadyVoid: return .success
@@ -130,12 +128,12 @@ private struct Root {
       let wait = chooseReadWait(environment)
       if options.explain {
         return try show(
-          Explanation.orders(store, options, style: style, wait: wait, libpq: libpq).text)
+          Explanation.orders(store, options, style: style, wait: wait, database: verdict).text)
       }
       let output = try streams.listing()
       let history = try makeStore(store, reading: wait)
       let listing = OrderListing(
-        output: output, style: style.value, lines: history.storedLines,
+        output: output, style: listingStyle(style.value), lines: history.storedLines,
         notes: streams.errorOutput())
       let missing = try ListOrders(history: history.orders, listing: listing)
         .run(options.selection, in: options.range, holding: options.sku)
@@ -148,20 +146,25 @@ private struct Root {
       if options.explain {
         return try show(
           Explanation.summary(
-            store, options, grouping: grouping, style: style, wait: wait, libpq: libpq
+            store, options, grouping: grouping, style: style, wait: wait, database: verdict
           ).text)
       }
-      let report = SummaryListing(output: try streams.listing(), style: style.value)
+      let report = SummaryListing(output: try streams.listing(), style: listingStyle(style.value))
       try Summarise(
         history: try makeStore(store, reading: wait).orders, report: report, by: grouping.value,
         sku: options.sku
       ).summarise(options.range)
       return .success
 
-    case .catalog(let path, let json, let explain):
-      let catalog = chooseCatalog(flag: path, environment)
-      if explain { return try show(Explanation.catalog(catalog, json: json).text) }
+    case .catalog(let path, let format, let explain):
+      let (catalog, format) = (chooseCatalog(flag: path, environment), chooseCatalogFormat(format))
+      if explain { return try show(Explanation.catalog(catalog, format: format).text) }
       let output = try streams.listing()
+      let json: Bool
+      switch format.value {
+      case .text: json = false
+      case .json: json = true
+      }
       CatalogListing(output: output, json: json).list(try makeCatalog(catalog))
       try output.flush()
       return .success
@@ -181,7 +184,7 @@ private struct Root {
     if let catalog = parts.catalog { return catalog }
     switch source.value {
     case .file(let path): return try FileCatalog(path: path)
-    case .builtIn: return MemoryCatalog(entries: MemoryCatalog.builtInEntries)
+    case .builtIn(let prices): return MemoryCatalog(entries: prices)
     }
   }
 
@@ -199,17 +202,14 @@ private struct Root {
       switch reading?.value {
       case .seconds(let seconds)?:
         wait = .atMost(seconds: seconds, notice: streams.errorOutput())
-      case .invalid(let value)?: throw BadReadWait(value: value)
+      case .invalid(let value, let most)?: throw BadReadWait(value: value, most: most)
       case nil: break
       }
       return .file(try FileOrders(path: path, streams: streams.files, readWait: wait))
     case .postgreSQL(let uri):
+      let timeout = environment.pgConnectTimeout.map { String(decoding: $0, as: UTF8.self) }
       return .postgreSQL(
-        PostgresOrders(
-          uri: uri, library: libpq,
-          connectTimeoutVariable: environment.pgConnectTimeout.map {
-            String(decoding: $0, as: UTF8.self)
-          }))
+        PostgresOrders(uri: uri, library: libpq, connectTimeoutVariable: timeout))
     case .notAURI(let text, let why): throw NotAURI(text: text, why: why, from: source.why)
     case .nowhere: throw NoOrdersLocation()
     }
@@ -219,9 +219,7 @@ private struct Root {
   func makeReport(_ style: ReportStyle) throws -> BuiltReport {
     switch style {
     case .text: return .text(TextReport(output: try streams.reports()))
-    case .quiet:
-      return .quiet(
-        QuietReport(errors: streams.errorOutput()))
+    case .quiet: return .quiet(QuietReport(errors: streams.errorOutput()))
     case .json: return .json(JSONReport(output: try streams.reports()))
     }
   }
@@ -248,13 +246,7 @@ private struct Root {
     case .quiet: report = VoidListing(output: try streams.reports(), style: .quiet)
     case .json: report = VoidListing(output: try streams.reports(), style: .json)
     }
-    let orders: any OrderVoids
-    switch try makeStore(store) {
-    case .memory(let memory): orders = memory
-    case .file(let file): orders = file
-    case .postgreSQL(let postgreSQL): orders = postgreSQL
-    }
-    return VoidOrder(orders: orders, clock: clock, report: report)
+    return VoidOrder(orders: try makeStore(store).orders, clock: clock, report: report)
   }
 
   /// The app of `batch`: quiet or loud text into a file, priced straight from the input's
@@ -300,8 +292,30 @@ private struct Root {
   ) -> String {
     Explanation.placement(
       input: input, catalog: catalog, store: store, report: chooseReport(options.report),
-      clock: clock, libpq: libpq
+      clock: clock, database: verdict
     ).text
+  }
+
+  /// What the store that would connect says of a PostgreSQL URI on this machine.
+  func verdict(_ uri: String) -> DatabaseVerdict {
+    if let error = PostgresOrders.uriProblem(uri, library: libpq) {
+      return .refused(status: error.status, message: error.message)
+    }
+    return PostgresOrders.libraryProblem(libpq).map(DatabaseVerdict.unusable) ?? .usable
+  }
+
+  /// The listing the command line's format names.
+  func listingStyle(_ format: ListingFormat) -> ListingStyle {
+    switch format {
+    case .text: return .text
+    case .json: return .json
+    case .csv: return .csv
+    }
+  }
+
+  /// The description as help, completions and the manual tell it, with the built-in prices.
+  var commandLine: CommandLineDescription {
+    .shop.telling(builtInPrices: MemoryCatalog.builtInEntries)
   }
 
   /// Writes generated text (help, completions, the manual, an explanation) to standard output.

@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopConventions
 import ShopCore
 import ShopTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import ShopConventions
 import ShopCore
 import ShopTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopConventions
 
 // Tests name their files with `String`s; the adapters take the bytes of a `FilePath`.
 

@@ -78,7 +78,10 @@ struct ArchitectureTests {
   /// `PATH:LINE: NAME(`.
   static func constructions(of names: Set<String>) throws -> [String] {
     var found: [String] = []
-    for folder in ["Sources/ShopCore", "Sources/ShopAdapters", "Sources/ShopCommandLine"] {
+    for folder in [
+      "Sources/ShopCore", "Sources/ShopConventions", "Sources/ShopAdapters",
+      "Sources/ShopCommandLine",
+    ] {
       for file in try files(under: folder) {
         for (number, line) in file.code.split(separator: "\n", omittingEmptySubsequences: false)
           .enumerated()
@@ -125,5 +128,28 @@ struct ArchitectureTests {
       }
     }
     #expect(imports.isEmpty, "ShopCore imports:\n\(imports.joined(separator: "\n"))")
+  }
+
+  /// The command line knows no adapter: it reads arguments into values the root builds from,
+  /// and shares with the adapters only the conventions below both. Each layer imports what is
+  /// listed here and nothing else, so `import ShopAdapters` in the command line fails.
+  @Test(arguments: [
+    ("Sources/ShopCommandLine", ["ShopCore", "ShopConventions"]),
+    ("Sources/ShopConventions", ["ShopCore"]),
+  ])
+  func aLayerImportsOnlyWhatIsBelowIt(folder: String, allowed: [String]) throws {
+    let files = try ArchitectureTests.files(under: folder)
+    #expect(!files.isEmpty, "no Swift files under \(folder)")
+    let imports = files.flatMap { file in
+      file.code.split(separator: "\n").compactMap { line in
+        line.firstMatch(of: /^\s*(?:@\w+\s+)*import\s+(?:\w+\s+)?(\w+)/).map {
+          (file.path, String(line), String($0.output.1))
+        }
+      }
+    }
+    let forbidden = imports.filter { !allowed.contains($0.2) }.map { "\($0.0): \($0.1)" }
+    #expect(
+      forbidden.isEmpty,
+      "\(folder) may import only \(allowed):\n\(forbidden.joined(separator: "\n"))")
   }
 }

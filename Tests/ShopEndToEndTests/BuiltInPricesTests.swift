@@ -15,11 +15,11 @@ struct BuiltInPricesTests {
     .joined(separator: ", ")
 
   @Test func helpTheManualAndTheExplanationTellTheList() throws {
-    #expect(CommandLineDescription.builtInPrices == BuiltInPricesTests.told)
+    #expect(CommandLineDescription.told(MemoryCatalog.builtInEntries) == BuiltInPricesTests.told)
     let harness = try RootHarness()
     let help = try harness.run("place", "--help").stdout
     #expect(help.contains(BuiltInPricesTests.told), "\(help)")
-    let manual = Manual.page(.shop).replacing("\\-", with: "-")
+    let manual = try harness.run("manual").stdout.replacing("\\-", with: "-")
     #expect(manual.contains("the built-in catalog: \(BuiltInPricesTests.told)"))
     let explained = try harness.run("place", "--explain", "pen=1").stdout
     #expect(explained.contains("built-in: \(BuiltInPricesTests.told) (default"), "\(explained)")

@@ -1,4 +1,5 @@
 import ShopAdapters
+import ShopConventions
 import Testing
 
 @testable import ShopCommandLine
@@ -32,7 +33,7 @@ struct CommandLineDescriptionTests {
     #expect(parsed.values[path: .orders] == FilePath("red"))
     #expect(
       try Invocation(parsing: arguments, in: description)
-        == .catalog(catalogPath: nil, json: true, explain: false))
+        == .catalog(catalogPath: nil, format: .json, explain: false))
     #expect(HelpText.usage(catalog, in: description).contains("[--gift-wrap <paper>]"))
     let help = HelpText.text(for: catalog, in: description)
     #expect(help.contains("  --gift-wrap <paper>     Wrap every item in this paper."))
@@ -174,7 +175,7 @@ struct CommandLineDescriptionTests {
   @Test func pathsKeepTheirBytes() throws {
     let path: [UInt8] = [0x6F, 0xFF, 0x2E, 0x63, 0x73, 0x76]
     let catalog = try Invocation(parsing: [Array("catalog".utf8), Array("--catalog".utf8), path])
-    guard case .catalog(let catalogPath, json: false, explain: false) = catalog else {
+    guard case .catalog(let catalogPath, format: .text, explain: false) = catalog else {
       Issue.record("not catalog")
       return
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ShopAdapters
+import ShopConventions
 import ShopCore
 import ShopTestSupport
 import Testing
@@ -77,5 +78,12 @@ extension RootHarness {
   func lines(of path: String) throws -> [Substring] {
     try String(decoding: Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
       .split(separator: "\n")
+  }
+}
+
+extension Environment {
+  /// The variables of `values`, as their UTF-8 bytes: a test's environment.
+  init(_ values: [String: String]) {
+    self.init { values[$0].map { Array($0.utf8) } }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ShopAdapters
+import ShopConventions
 import ShopCore
 import ShopTestSupport
 import Testing

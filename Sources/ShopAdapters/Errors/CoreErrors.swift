@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 // The one place where the core's domain errors get an exit status and the words a terminal

@@ -1,3 +1,5 @@
+import ShopConventions
+
 /// A small, strict JSON reader for the orders file: integers only (no fractions, no
 /// exponents), UTF-8 checked, duplicate keys refused, nesting bounded so no input can
 /// exhaust the stack.

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// Orders as CSV by RFC 4180, which a spreadsheet opens as it is: a header, then one record

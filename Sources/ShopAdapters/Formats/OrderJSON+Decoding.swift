@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 // Over 300 lines on purpose: one job, reading a stored line back into an order in any JSON

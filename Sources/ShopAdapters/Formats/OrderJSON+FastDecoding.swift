@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// What a read of the encoder's layout keeps of an order's items: the items themselves (the

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 extension OrderJSON {

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// One order as one line of JSON, the format of the orders file and of `--json` reports, laid

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// Why a line of the orders file is not an order.

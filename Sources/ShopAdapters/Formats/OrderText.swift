@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// One order as a line a person reads, in `shop place`'s own item syntax, so the items can

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// Why the PostgreSQL store stopped a command; every message names the database and its host

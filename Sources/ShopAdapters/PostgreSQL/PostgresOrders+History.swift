@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// Ranges of time and the summary, each asked of the server: a `WHERE` on `placed_at`, which

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 // The answers to the catalog queries of PostgresOrders+Schema.swift: why a table is not

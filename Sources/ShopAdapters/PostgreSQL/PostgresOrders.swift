@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 // Over 300 lines on purpose: the writer's one job, one transaction under the table's lock

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// Which database on which server, for messages: `'shop' on 127.0.0.1:5432`.

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// One libpq result, freed with it.

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// How a listing or summary is printed: text, JSON or CSV; `--json` and `--csv` make one

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// What `shop summary` prints: lines a person reads, or one JSON object per line.

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// Prices read from a CSV file as a spreadsheet exports it:

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 // Over 300 lines on purpose: this is the writer's one job, under one lock: check the file,

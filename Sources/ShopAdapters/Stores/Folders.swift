@@ -1,3 +1,5 @@
+import ShopConventions
+
 /// Creating the folders on the way to a new file.
 enum Folders {
   /// Creates `folder` and those on the way to it that are missing, syncing each new

@@ -1,3 +1,5 @@
+import ShopConventions
+
 /// The one rule of the orders file's `flock`, for its writers and its readers.
 ///
 /// A writer holds the exclusive lock from reading the file's ends to the sync of what it

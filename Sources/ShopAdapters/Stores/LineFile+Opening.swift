@@ -1,3 +1,5 @@
+import ShopConventions
+
 /// Opening a line file: to read what is there, or to append, creating it and its folders
 /// only when they are missing.
 extension LineFile {

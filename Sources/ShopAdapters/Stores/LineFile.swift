@@ -1,3 +1,5 @@
+import ShopConventions
+
 /// An open file of lines that grows only at its end, and the path it was opened at: what the
 /// order log (``FileOrders``) is kept in. It reads at any offset, scans back and forth for
 /// newlines within a bound on a line's length, appends and syncs, takes back a torn tail, and

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 // Over 300 lines on purpose: the table's bytes, and every rule of when they may be believed

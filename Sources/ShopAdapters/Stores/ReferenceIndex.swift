@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 // Over 300 lines on purpose: preparing, finding, recording and rebuilding all keep one

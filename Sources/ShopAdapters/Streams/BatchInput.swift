@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// Batch input, one order a line in `shop place`'s syntax, read in groups as it arrives.

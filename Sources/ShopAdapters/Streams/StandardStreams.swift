@@ -1,3 +1,5 @@
+import ShopConventions
+
 /// Standard output and standard error, named: what an error says of the one that writes
 /// where it must not.
 public enum StandardStream: Sendable, CaseIterable {

@@ -1,3 +1,5 @@
+import ShopConventions
+
 // The clocks, and what tells this boot of the machine from another.
 #if canImport(Darwin)
   import Darwin

@@ -1,3 +1,5 @@
+import ShopConventions
+
 // Descriptors that close themselves; transfers loop over short counts.
 #if canImport(Darwin)
   import Darwin

@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// Why a file could not be used; each case names the file, so the message can say where, and

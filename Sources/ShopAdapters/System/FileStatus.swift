@@ -1,3 +1,5 @@
+import ShopConventions
+
 // What a path or descriptor names: the kind of entry and which file it is.
 #if canImport(Darwin)
   import Darwin

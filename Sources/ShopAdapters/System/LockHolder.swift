@@ -1,3 +1,5 @@
+import ShopConventions
+
 // Who holds a file's write lock, as Linux tells in /proc: for a reader's message, never for a
 // decision. Elsewhere, and where /proc can't say, nobody is named.
 #if canImport(Darwin)

@@ -1,3 +1,5 @@
+import ShopConventions
+
 // The calls on paths: where one leads, folders, renames and removals.
 #if canImport(Darwin)
   import Darwin

@@ -1,3 +1,5 @@
+import ShopConventions
+
 // The seam to the C library and its one rule for interrupted calls: `retrying` calls again
 // on EINTR and turns any other failure into a `SystemError` with its errno. The files beside
 // it (descriptors, mapped files, file status, paths, clocks, waiting, byte search) each call

@@ -39,7 +39,7 @@ public enum TerminalText {
 
   /// The length of the well-formed UTF-8 sequence at the front of `bytes`, or 0 when the
   /// first byte does not start one.
-  static func scalarLength(_ bytes: ArraySlice<UInt8>) -> Int {
+  public static func scalarLength(_ bytes: ArraySlice<UInt8>) -> Int {
     guard let lead = bytes.first else { return 0 }
     let length: Int
     switch lead {

@@ -62,7 +62,7 @@ public enum TimeArgument {
         if byte(index) == UInt8(ascii: ".") {
           index += 1
           let start = index
-          while let digit = byte(index), OrderLayout.isDigit(digit) {
+          while let digit = byte(index), DecimalInteger.isDigit(digit) {
             if digit != UInt8(ascii: "0") { roundUp = 1 }
             index += 1
           }

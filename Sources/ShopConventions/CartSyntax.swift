@@ -81,7 +81,7 @@ public enum CartSyntax {
   private static let quantityDigits = DecimalInteger(
     sign: .none, leadingZeros: .allowed, range: 1...Cart.maximumQuantity)
 
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func isBlank(_ byte: UInt8) -> Bool {
     byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t")
   }

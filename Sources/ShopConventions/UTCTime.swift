@@ -2,16 +2,16 @@ import ShopCore
 
 /// ISO 8601 in UTC to the second (`2026-11-30T06:06:43Z`), written and read by hand: the
 /// formatter runs once per order in a batch, and Foundation's would load ICU at start-up.
-enum UTCTime {
+public enum UTCTime {
   /// The text of the last time written: the orders of a batch group share one, and writing a
   /// time is a third of an order line's cost. The encoder and the text listing each keep one.
-  struct LastText {
+  public struct LastText {
     private var time = Timestamp(secondsSince1970: .min)
     private var bytes: [UInt8] = []
 
-    init() {}
+    public init() {}
 
-    mutating func text(of time: Timestamp) -> [UInt8] {
+    public mutating func text(of time: Timestamp) -> [UInt8] {
       if time != self.time {
         self.time = time
         bytes.removeAll(keepingCapacity: true)
@@ -21,14 +21,14 @@ enum UTCTime {
     }
   }
 
-  static let length = 20
+  public static let length = 20
   /// What ``couldStart(_:)`` checks each byte against: `d` a digit, else that separator.
   private static let form = Array("dddd-dd-ddTdd:dd:ddZ".utf8)
   /// The instants the form can write: 0000-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
-  static let seconds: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+  public static let seconds: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
 
   /// The text of `time`; years outside 0000...9999 are clamped, which no real clock reaches.
-  static func append(_ time: Timestamp, to bytes: inout [UInt8]) {
+  public static func append(_ time: Timestamp, to bytes: inout [UInt8]) {
     let seconds = min(
       max(time.secondsSince1970, UTCTime.seconds.lowerBound), UTCTime.seconds.upperBound)
     let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
@@ -50,7 +50,7 @@ enum UTCTime {
 
   /// The text ``parse(_:)`` reads for these fields, each written with its digits: values a
   /// field can't hold come out as text ``parse(_:)`` refuses.
-  static func appendFields(
+  public static func appendFields(
     year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64,
     to bytes: inout [UInt8]
   ) {
@@ -70,7 +70,7 @@ enum UTCTime {
 
   /// Reads exactly the form ``append(_:to:)`` writes, and nothing else: `2026-02-30` and
   /// friends are refused, so writing a parsed time back gives the same text.
-  static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+  public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
     guard bytes.count == length, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
       bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"),
       bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "Z")
@@ -90,12 +90,12 @@ enum UTCTime {
   /// Whether `prefix` (at most ``length`` bytes) starts some text ``parse(_:)`` reads: each
   /// separator in its place, and each field, whole or begun, still a possible one. The torn
   /// line rule asks it a byte at a time, so `2026-13` or `2026-04-31` is told at its byte.
-  static func couldStart(_ prefix: [UInt8]) -> Bool {
+  public static func couldStart(_ prefix: [UInt8]) -> Bool {
     guard prefix.count <= length else { return false }
     for index in prefix.indices {
       let byte = prefix[index]
       let separator = form[index]
-      guard separator == UInt8(ascii: "d") ? OrderLayout.isDigit(byte) : byte == separator
+      guard separator == UInt8(ascii: "d") ? DecimalInteger.isDigit(byte) : byte == separator
       else { return false }
     }
     func digit(_ index: Int) -> Int64 { Int64(prefix[index] - UInt8(ascii: "0")) }
@@ -116,7 +116,7 @@ enum UTCTime {
     return true
   }
 
-  static func parse(_ text: String) -> Timestamp? {
+  public static func parse(_ text: String) -> Timestamp? {
     var text = text
     return text.withUTF8 { parse($0) }
   }
