@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 import ShopTestSupport
 import Testing
