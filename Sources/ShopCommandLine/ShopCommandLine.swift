@@ -23,7 +23,7 @@ extension CommandLineDescription {
           (already placed)' (exit 0), other items 'ref REF is order NUMBER, with other items' \
           (exit 1).
           """,
-        options: PlaceOption.allCases.map { $0.described },
+        options: PlaceOption.described,
         operands: [.items],
         conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
       CommandDescription(
@@ -35,7 +35,7 @@ extension CommandLineDescription {
           Reports one line per order as it is saved. The report of a line not placed starts \
           with 'line N: ' (with --quiet it goes to standard error), and makes the exit status 1.
           """,
-        options: BatchOption.allCases.map { $0.described },
+        options: BatchOption.described,
         operands: [
           OperandDescription(
             name: "FILE", kind: .path, isOptional: true, isRepeating: false,
@@ -54,7 +54,7 @@ extension CommandLineDescription {
           --ref, a void the store already holds under that ref is answered as already void, \
           and a ref another record holds is refused (exit 1).
           """,
-        options: VoidOption.allCases.map { $0.described },
+        options: VoidOption.described,
         operands: [.voided],
         conflicts: [(.option(.quiet), .option(.json))]),
       CommandDescription(
@@ -70,7 +70,7 @@ extension CommandLineDescription {
           but NUMBERs and --ref. A voided order ends 'voided by N'; a void is a line of its \
           own, 'void of N'; --count counts both.
           """,
-        options: OrdersOption.allCases.map { $0.described },
+        options: OrdersOption.described,
         operands: [
           .numbers
         ],
@@ -100,7 +100,7 @@ extension CommandLineDescription {
           (price times quantity, before any order's discount) and how many orders have it; \
           with --sku SKU, that line for one SKU.
           """,
-        options: SummaryOption.allCases.map { $0.described },
+        options: SummaryOption.described,
         operands: [],
         conflicts: [
           (.option(.json), .option(.csv)), (.option(.by), .option(.skuSummed)),
@@ -109,14 +109,14 @@ extension CommandLineDescription {
         name: "catalog",
         abstract: "List the catalog's SKUs and prices, sorted by SKU.",
         discussion: "",
-        options: CatalogOption.allCases.map { $0.described },
+        options: CatalogOption.described,
         operands: [],
         conflicts: []),
       CommandDescription(
         name: "help",
         abstract: "Show help for shop or one of its commands.",
         discussion: "'shop help COMMAND' prints what 'shop COMMAND --help' prints.",
-        options: HelpCommandOption.allCases.map { $0.described },
+        options: HelpCommandOption.described,
         operands: [
           OperandDescription(
             name: "COMMAND", kind: .command, isOptional: true, isRepeating: false,
@@ -131,7 +131,7 @@ extension CommandLineDescription {
           'source <(shop completions bash)'. Completes commands, options, file names and, \
           for 'shop place', the SKUs of the catalog on the command line.
           """,
-        options: CompletionsOption.allCases.map { $0.described },
+        options: CompletionsOption.described,
         operands: [
           OperandDescription(
             name: "SHELL", kind: .word(["bash", "zsh", "fish"]), isOptional: false,
@@ -142,7 +142,7 @@ extension CommandLineDescription {
         name: "manual",
         abstract: "Print the manual page, in roff.",
         discussion: "'make install' installs it; to read it now: 'shop manual | man -l -'.",
-        options: ManualOption.allCases.map { $0.described },
+        options: ManualOption.described,
         operands: [],
         conflicts: []),
     ],

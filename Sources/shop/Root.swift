@@ -91,7 +91,7 @@ private struct Root {
       return try show(Manual.page(commandLine))
     case .version:
       let line = BuildInfo.current.versionLine(
-        program: commandLine.program, version: commandLine.version)
+        program: CommandLineDescription.shop.program, version: CommandLineDescription.shop.version)
       return try show(line + "\n")
 
     case .place(let options, let cart, let reference):

@@ -56,6 +56,25 @@ struct CommandLineDescriptionTests {
     }
   }
 
+  /// Each command's options are counted by raw value, not read from `allCases`: a raw value
+  /// set out of order would drop the options after it, and fails here.
+  @Test func everyCaseOfACommandsOptionsIsDescribed() {
+    func check<Options: CommandOptions>(_: Options.Type) {
+      #expect(
+        Options.described.map(\.long) == Options.allCases.map { $0.described.long },
+        "\(Options.self)")
+    }
+    check(PlaceOption.self)
+    check(BatchOption.self)
+    check(VoidOption.self)
+    check(OrdersOption.self)
+    check(SummaryOption.self)
+    check(CatalogOption.self)
+    check(HelpCommandOption.self)
+    check(CompletionsOption.self)
+    check(ManualOption.self)
+  }
+
   @Test func theDescriptionIsSound() {
     #expect(CommandLineDescription.shop.problems == [])
     #expect(CommandLineDescriptionTests.extended.problems == [])
