@@ -1,3 +1,4 @@
+import ShopConventions
 import ShopCore
 
 /// What a program accepts, written once as a value: its commands, their options and operands,
@@ -28,8 +29,16 @@ package struct CommandLineDescription: Sendable {
   /// (`--orders PATH`, `--orders=PATH`), read without parsing: for a command line the parser
   /// refused, so that its error is never printed into the file such a value names.
   package func values(of field: OptionValues.Path, in arguments: [[UInt8]]) -> [[UInt8]] {
-    let names = (options + commands.flatMap(\.options)).filter { $0.target == .path(field) }
-      .flatMap(\.names).map { Array($0.utf8) }
+    // Loops, not key paths: the runtime builds a key path on first use (callgrind: 40k
+    // instructions of every start-up).
+    var names: [[UInt8]] = []
+    func add(_ options: [OptionDescription]) {
+      for option in options where option.target == .path(field) {
+        for name in option.names { names.append(Array(name.utf8)) }
+      }
+    }
+    add(options)
+    for command in commands { add(command.options) }
     var values: [[UInt8]] = []
     for (index, argument) in arguments.enumerated() {
       for name in names {
@@ -48,6 +57,16 @@ package struct CommandLineDescription: Sendable {
 struct Entry: Sendable, Equatable {
   let name: String
   let text: String
+
+  init(name: String, text: String) {
+    self.name = name
+    self.text = text
+  }
+
+  /// An exit status, named by its number.
+  init(_ status: ExitStatus, _ text: String) {
+    self.init(name: "\(status.rawValue)", text: text)
+  }
 }
 
 /// One command and everything that may follow it.
@@ -60,16 +79,34 @@ package struct CommandDescription: Sendable {
   var operands: [OperandDescription]
   /// Pairs that can't be given together, each an option or operand of this command (checked
   /// by ``CommandLineDescription/problems``).
-  var conflicts: [(Conflicting, Conflicting)]
+  var conflicts: [Conflict]
 
   /// Whether an argument before `--` is this command's help flag itself.
   func asksForHelp(_ arguments: [[UInt8]]) -> Bool {
-    let names = options.filter { $0.target == .help }.flatMap(\.names).map { Array($0.utf8) }
-    return arguments.prefix { $0 != Array("--".utf8) }.contains { names.contains($0) }
+    // Loops, not a key path, which the runtime would build on every run.
+    for argument in arguments {
+      if argument == Array("--".utf8) { return false }
+      for option in options where option.target == .help {
+        for name in option.names where argument == Array(name.utf8) { return true }
+      }
+    }
+    return false
   }
 
   func option(named name: String) -> OptionDescription? {
     options.first { $0.short == name || $0.long == name }
+  }
+}
+
+/// Two sides that can't be given together. A struct rather than a tuple: an array of tuples
+/// costs the runtime their generic metadata at every start-up (callgrind).
+struct Conflict: Sendable {
+  var first: Conflicting
+  var second: Conflicting
+
+  init(_ first: Conflicting, _ second: Conflicting) {
+    self.first = first
+    self.second = second
   }
 }
 

@@ -36,7 +36,8 @@ extension CommandDescription {
     var problems = CommandLineDescription.duplicates(options.flatMap(\.names))
       .map { "\(name): option \($0) is declared twice" }
     for option in options { problems += option.problems(in: name) }
-    for (first, second) in conflicts {
+    for conflict in conflicts {
+      let (first, second) = (conflict.first, conflict.second)
       for side in [first, second] where !declares(side) {
         problems.append(
           "\(name): the conflict \(first.name)/\(second.name) names \(side.name), "

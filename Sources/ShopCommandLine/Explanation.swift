@@ -140,15 +140,17 @@ package struct Explanation {
     }
   }
 
-  package static func catalog(_ catalog: Chosen<CatalogSource>, json: Bool) -> Explanation {
+  package static func catalog(_ catalog: Chosen<CatalogSource>, format: Chosen<CatalogFormat>)
+    -> Explanation
+  {
     var explanation = Explanation()
     explanation.add(catalog)
-    let listing =
-      json
-      ? "JSON to standard output (from \(OptionDescription.json.long))"
-      : "text to standard output "
-        + "(default; \(OptionDescription.json.long) for JSON)"
-    explanation.lines.append(("listing", listing))
+    let told: String
+    switch format.value {
+    case .text: told = "text"
+    case .json: told = "JSON"
+    }
+    explanation.lines.append(("listing", "\(told) to standard output (\(format.why))"))
     return explanation
   }
 

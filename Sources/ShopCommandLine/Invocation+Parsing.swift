@@ -126,26 +126,41 @@ extension Invocation {
       options.range = try TimeRange(values, described, description)
       self = .summary(options)
     case .catalog:
-      var (path, json, explain): (FilePath?, Bool, Bool) = (nil, false, false)
+      var (path, format, explain): (FilePath?, CatalogFormat, Bool) = (nil, .text, false)
       for option in CatalogOption.allCases {
         switch option {
         case .catalog: path = values[path: .catalog]
-        case .json: json = values[flag: .json]
+        case .json: if values[flag: .json] { format = .json }
         case .explain: explain = values[flag: .explain]
         case .help: break
         }
       }
-      self = .catalog(catalogPath: path, json: json, explain: explain)
+      self = .catalog(catalogPath: path, format: format, explain: explain)
     case .help:
+      for option in HelpCommandOption.allCases {
+        switch option {
+        case .help: break
+        }
+      }
       let topic = parsed.operands.first.map { String(decoding: $0, as: UTF8.self) }
       self = .help(topic.flatMap(Command.init(rawValue:)))
     case .completions:
+      for option in CompletionsOption.allCases {
+        switch option {
+        case .help: break
+        }
+      }
       let name = parsed.operands.first.map { String(decoding: $0, as: UTF8.self) }
       guard let shell = name.flatMap(Shell.init(rawValue:)) else {
         throw UsageError(reason: "missing SHELL", command: described, in: description)
       }
       self = .completions(shell)
     case .manual:
+      for option in ManualOption.allCases {
+        switch option {
+        case .help: break
+        }
+      }
       self = .manual
     }
   }

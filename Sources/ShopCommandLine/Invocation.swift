@@ -13,7 +13,7 @@ package enum Invocation: Equatable {
   case void(VoidOptions, number: Int, Reference?)
   case orders(OrdersOptions)
   case summary(SummaryOptions)
-  case catalog(catalogPath: FilePath?, json: Bool, explain: Bool)
+  case catalog(catalogPath: FilePath?, format: CatalogFormat, explain: Bool)
   case completions(Shell)
   case manual
 }
@@ -37,6 +37,11 @@ package enum ReportStyle: Equatable {
 /// can't be given together. The root builds the listing it names.
 package enum ListingFormat: Equatable {
   case text, json, csv
+}
+
+/// How `catalog` prints, as `--json` asks. The root builds the listing it names.
+package enum CatalogFormat: Equatable {
+  case text, json
 }
 
 /// The choices `place` and `batch` share.

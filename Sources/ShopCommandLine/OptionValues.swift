@@ -137,7 +137,13 @@ extension Summary.Grouping {
   }
 
   /// `day`, `sku`: the words `--by` is checked against, made from ``word``.
-  package static var words: [String] { allCases.compactMap { $0.word } }
+  package static var words: [String] {
+    var words: [String] = []
+    for grouping in allCases {
+      if let word = grouping.word { words.append(word) }
+    }
+    return words
+  }
 
   /// The grouping `word` names; nil for a word `--by` does not take (the parser has already
   /// refused those, by ``words``).

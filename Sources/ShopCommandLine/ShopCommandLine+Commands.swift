@@ -6,8 +6,28 @@ import ShopCore
 // sets in the command's options). A case added to one of these enums and not completed in
 // both places does not compile.
 
+/// A command's options: the cases of its enum, each described by an exhaustive `switch`.
+protocol CommandOptions: CaseIterable, RawRepresentable<Int> {
+  var described: OptionDescription { get }
+}
+
+extension CommandOptions {
+  /// Every case described, in the order declared. Counted by raw value (0, 1, ...) rather than
+  /// read from `allCases`: an array of each enum would cost the runtime its generic metadata,
+  /// nine of them at every start-up (callgrind).
+  static var described: [OptionDescription] {
+    var options: [OptionDescription] = []
+    var raw = 0
+    while let option = Self(rawValue: raw) {
+      options.append(option.described)
+      raw += 1
+    }
+    return options
+  }
+}
+
 /// The options of `shop place`.
-enum PlaceOption: CaseIterable {
+enum PlaceOption: Int, CommandOptions {
   case reference, quiet, json, catalog, orders, memory, explain, help
 
   var described: OptionDescription {
@@ -26,7 +46,7 @@ enum PlaceOption: CaseIterable {
 
 /// The options of `shop batch`: `place`'s but `--ref` (a line's `@REF`), with `-q` saying
 /// where the lines not placed go.
-enum BatchOption: CaseIterable {
+enum BatchOption: Int, CommandOptions {
   case quiet, json, catalog, orders, memory, explain, help
 
   var described: OptionDescription {
@@ -48,7 +68,7 @@ enum BatchOption: CaseIterable {
 }
 
 /// The options of `shop void`.
-enum VoidOption: CaseIterable {
+enum VoidOption: Int, CommandOptions {
   case reference, quiet, json, orders, explain, help
 
   var described: OptionDescription {
@@ -64,7 +84,7 @@ enum VoidOption: CaseIterable {
 }
 
 /// The options of `shop orders`.
-enum OrdersOption: CaseIterable {
+enum OrdersOption: Int, CommandOptions {
   case orders, json, csv, count, last, since, until, reference, sku, explain, help
 
   var described: OptionDescription {
@@ -85,7 +105,7 @@ enum OrdersOption: CaseIterable {
 }
 
 /// The options of `shop summary`.
-enum SummaryOption: CaseIterable {
+enum SummaryOption: Int, CommandOptions {
   case orders, since, until, by, sku, json, csv, explain, help
 
   var described: OptionDescription {
@@ -104,7 +124,7 @@ enum SummaryOption: CaseIterable {
 }
 
 /// The options of `shop catalog`.
-enum CatalogOption: CaseIterable {
+enum CatalogOption: Int, CommandOptions {
   case catalog, json, explain, help
 
   var described: OptionDescription {
@@ -117,8 +137,31 @@ enum CatalogOption: CaseIterable {
   }
 }
 
-/// The options of `help`, `completions` and `manual`: only their help.
-enum HelpOption: CaseIterable {
+/// The options of `shop help`: only its own help. Each command has an enum of its own, so an
+/// option added to one is given a meaning there, not shared unseen with the others.
+enum HelpCommandOption: Int, CommandOptions {
+  case help
+
+  var described: OptionDescription {
+    switch self {
+    case .help: .help
+    }
+  }
+}
+
+/// The options of `shop completions`.
+enum CompletionsOption: Int, CommandOptions {
+  case help
+
+  var described: OptionDescription {
+    switch self {
+    case .help: .help
+    }
+  }
+}
+
+/// The options of `shop manual`.
+enum ManualOption: Int, CommandOptions {
   case help
 
   var described: OptionDescription {

@@ -23,9 +23,11 @@ extension CommandLineDescription {
           (already placed)' (exit 0), other items 'ref REF is order NUMBER, with other items' \
           (exit 1).
           """,
-        options: PlaceOption.allCases.map { $0.described },
+        options: PlaceOption.described,
         operands: [.items],
-        conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
+        conflicts: [
+          Conflict(.option(.quiet), .option(.json)), Conflict(.option(.memory), .option(.orders)),
+        ]),
       CommandDescription(
         name: "batch",
         abstract: "Place one order per line of a file or standard input.",
@@ -35,13 +37,15 @@ extension CommandLineDescription {
           Reports one line per order as it is saved. The report of a line not placed starts \
           with 'line N: ' (with --quiet it goes to standard error), and makes the exit status 1.
           """,
-        options: BatchOption.allCases.map { $0.described },
+        options: BatchOption.described,
         operands: [
           OperandDescription(
             name: "FILE", kind: .path, isOptional: true, isRepeating: false,
             help: "The orders to place; '-' or none reads standard input.")
         ],
-        conflicts: [(.option(.quiet), .option(.json)), (.option(.memory), .option(.orders))]),
+        conflicts: [
+          Conflict(.option(.quiet), .option(.json)), Conflict(.option(.memory), .option(.orders)),
+        ]),
       CommandDescription(
         name: "void",
         abstract: "Take an order back: record a void of it, kept in the history with its time.",
@@ -54,9 +58,9 @@ extension CommandLineDescription {
           --ref, a void the store already holds under that ref is answered as already void, \
           and a ref another record holds is refused (exit 1).
           """,
-        options: VoidOption.allCases.map { $0.described },
+        options: VoidOption.described,
         operands: [.voided],
-        conflicts: [(.option(.quiet), .option(.json))]),
+        conflicts: [Conflict(.option(.quiet), .option(.json))]),
       CommandDescription(
         name: "orders",
         abstract: "List the saved orders, oldest first.",
@@ -70,23 +74,25 @@ extension CommandLineDescription {
           but NUMBERs and --ref. A voided order ends 'voided by N'; a void is a line of its \
           own, 'void of N'; --count counts both.
           """,
-        options: OrdersOption.allCases.map { $0.described },
+        options: OrdersOption.described,
         operands: [
           .numbers
         ],
         conflicts: [
-          (.option(.json), .option(.count)), (.option(.count), .option(.last)),
-          (.option(.count), .operand(.numbers)), (.option(.last), .operand(.numbers)),
-          (.option(.json), .option(.csv)), (.option(.csv), .option(.count)),
-          (.option(.csv), .operand(.numbers)), (.option(.since), .operand(.numbers)),
-          (.option(.until), .operand(.numbers)),
-          (.option(.referenceSought), .option(.count)),
-          (.option(.referenceSought), .option(.last)),
-          (.option(.referenceSought), .operand(.numbers)),
-          (.option(.referenceSought), .option(.since)),
-          (.option(.referenceSought), .option(.until)),
-          (.option(.skuSought), .operand(.numbers)),
-          (.option(.skuSought), .option(.referenceSought)),
+          Conflict(.option(.json), .option(.count)), Conflict(.option(.count), .option(.last)),
+          Conflict(.option(.count), .operand(.numbers)),
+          Conflict(.option(.last), .operand(.numbers)),
+          Conflict(.option(.json), .option(.csv)), Conflict(.option(.csv), .option(.count)),
+          Conflict(.option(.csv), .operand(.numbers)),
+          Conflict(.option(.since), .operand(.numbers)),
+          Conflict(.option(.until), .operand(.numbers)),
+          Conflict(.option(.referenceSought), .option(.count)),
+          Conflict(.option(.referenceSought), .option(.last)),
+          Conflict(.option(.referenceSought), .operand(.numbers)),
+          Conflict(.option(.referenceSought), .option(.since)),
+          Conflict(.option(.referenceSought), .option(.until)),
+          Conflict(.option(.skuSought), .operand(.numbers)),
+          Conflict(.option(.skuSought), .option(.referenceSought)),
         ]),
       CommandDescription(
         name: "summary",
@@ -100,23 +106,23 @@ extension CommandLineDescription {
           (price times quantity, before any order's discount) and how many orders have it; \
           with --sku SKU, that line for one SKU.
           """,
-        options: SummaryOption.allCases.map { $0.described },
+        options: SummaryOption.described,
         operands: [],
         conflicts: [
-          (.option(.json), .option(.csv)), (.option(.by), .option(.skuSummed)),
+          Conflict(.option(.json), .option(.csv)), Conflict(.option(.by), .option(.skuSummed)),
         ]),
       CommandDescription(
         name: "catalog",
         abstract: "List the catalog's SKUs and prices, sorted by SKU.",
         discussion: "",
-        options: CatalogOption.allCases.map { $0.described },
+        options: CatalogOption.described,
         operands: [],
         conflicts: []),
       CommandDescription(
         name: "help",
         abstract: "Show help for shop or one of its commands.",
         discussion: "'shop help COMMAND' prints what 'shop COMMAND --help' prints.",
-        options: HelpOption.allCases.map { $0.described },
+        options: HelpCommandOption.described,
         operands: [
           OperandDescription(
             name: "COMMAND", kind: .command, isOptional: true, isRepeating: false,
@@ -131,7 +137,7 @@ extension CommandLineDescription {
           'source <(shop completions bash)'. Completes commands, options, file names and, \
           for 'shop place', the SKUs of the catalog on the command line.
           """,
-        options: HelpOption.allCases.map { $0.described },
+        options: CompletionsOption.described,
         operands: [
           OperandDescription(
             name: "SHELL", kind: .word(["bash", "zsh", "fish"]), isOptional: false,
@@ -142,7 +148,7 @@ extension CommandLineDescription {
         name: "manual",
         abstract: "Print the manual page, in roff.",
         discussion: "'make install' installs it; to read it now: 'shop manual | man -l -'.",
-        options: HelpOption.allCases.map { $0.described },
+        options: ManualOption.described,
         operands: [],
         conflicts: []),
     ],
@@ -183,56 +189,56 @@ extension CommandLineDescription {
         text: "The orders file when XDG_DATA_HOME is set and neither --orders nor SHOP_ORDERS is."),
     ],
     exitStatuses: [
-      (
-        ExitStatus.success,
+      Entry(
+        .success,
         "Placed (every order of a batch placed, or already placed under its ref with the same "
           + "items); voided, or already void; a listing or help printed."
       ),
-      (
+      Entry(
         .rejected,
         "Rejected: an unknown SKU, a ref already placed with other items, (batch) a line "
           + "rejected or malformed, (orders, void) a NUMBER or ref with no order, or (void) a "
           + "void of a void or a ref another record holds."
       ),
-      (.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
-      (
+      Entry(.usage, "Usage error: a bad option, a bad item, no items, an unknown command."),
+      Entry(
         .dataError,
         "Bad data: a total too large, a bad catalog line, a bad orders file line, a ref held "
           + "twice."
       ),
-      (
+      Entry(
         .noInput,
         "An input can't be read: the catalog, a batch FILE or input, the orders file; or the "
           + "catalog or orders file is not a regular file (a FIFO, a device, a folder)."
       ),
-      (
+      Entry(
         .unavailable,
         "The orders database can't be reached, did not answer in time, or refused for lack of a "
           + "privilege; nothing of the group was saved."
       ),
-      (.software, "Internal error (a bug: please report it)."),
-      (
+      Entry(.software, "Internal error (a bug: please report it)."),
+      Entry(
         .osError,
         "The static build was started without /proc (nothing was done), or the memory a "
           + "command needs can't be had (every order reported is saved)."
       ),
-      (
+      Entry(
         .cannotCreate,
         "The orders file or its folder can't be created or opened for writing, or it is not a "
           + "regular file; or nothing says where it is."
       ),
-      (
+      Entry(
         .ioError,
         "A write failed: a full disk, a file-size limit, an I/O error, a closed standard output, "
           + "the orders file replaced while held; with refs, run the same command again."
       ),
-      (
+      Entry(
         .temporaryFailure,
         "The outcome is unknown: with refs, run the same command again; without, check "
           + "'\(listingNewest("N"))' first. Or orders or summary gave up waiting for a "
           + "writer's lock (SHOP_TIMEOUT): nothing was read; run it again."
       ),
-    ].map { Entry(name: "\($0.0.rawValue)", text: $0.1) })
+    ])
 
   /// The built-in prices as help, the manual and `--explain` tell them: `pen 30, lamp 190`.
   package static func told(_ prices: [(sku: String, price: Int)]) -> String {

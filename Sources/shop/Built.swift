@@ -8,7 +8,8 @@ enum BuiltStore {
   case file(FileOrders)
   case postgreSQL(PostgresOrders)
 
-  var orders: any Orders & OrderHistory {
+  /// Every store built saves, reads and records voids.
+  var orders: any Orders & OrderHistory & OrderVoids {
     switch self {
     case .memory(let store): return store
     case .file(let store): return store

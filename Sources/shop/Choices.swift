@@ -114,8 +114,7 @@ func chooseReport(_ style: ReportStyle) -> Chosen<ReportStyle> {
 func chooseListing(_ style: ListingFormat, selection: OrderSelection = .all)
   -> Chosen<ListingFormat>
 {
-  let json = OptionDescription.json.long
-  let csv = OptionDescription.csv.long
+  let (json, csv) = (OptionDescription.json.long, OptionDescription.csv.long)
   switch (style, selection) {
   case (.json, _): return Chosen(value: .json, why: "from \(json)")
   case (.csv, _): return Chosen(value: .csv, why: "from \(csv)")
@@ -123,6 +122,15 @@ func chooseListing(_ style: ListingFormat, selection: OrderSelection = .all)
   case (.text, .numbers): return Chosen(value: .text, why: "default; \(json)")
   case (.text, .all), (.text, .last), (.text, .reference):
     return Chosen(value: .text, why: "default; \(json) or \(csv)")
+  }
+}
+
+/// How `catalog` prints: `--json`, else text.
+func chooseCatalogFormat(_ format: CatalogFormat) -> Chosen<CatalogFormat> {
+  let json = OptionDescription.json.long
+  switch format {
+  case .text: return Chosen(value: .text, why: "default; \(json) for JSON")
+  case .json: return Chosen(value: .json, why: "from \(json)")
   }
 }
 

@@ -21,8 +21,4 @@ struct Environment: Sendable {
     shopTimeout = value("SHOP_TIMEOUT")
   }
 
-  /// The variables of `values`, as their UTF-8 bytes.
-  init(_ values: [String: String]) {
-    self.init { values[$0].map { Array($0.utf8) } }
-  }
 }

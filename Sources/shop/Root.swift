@@ -28,10 +28,7 @@ func runShop(
   } catch let error as any ShopError {
     return report(error, streams.errorOutput(), keeper)
   } catch {
-    let errors = streams.errorOutput()
-    errors.write("Error: internal error (please report this bug): \(error)\n")
-    try? errors.flush()
-    return .software
+    return report(UnexpectedError(error), streams.errorOutput(), keeper)
   }
 }
 
@@ -94,7 +91,7 @@ private struct Root {
       return try show(Manual.page(commandLine))
     case .version:
       let line = BuildInfo.current.versionLine(
-        program: commandLine.program, version: commandLine.version)
+        program: CommandLineDescription.shop.program, version: CommandLineDescription.shop.version)
       return try show(line + "\n")
 
     case .place(let options, let cart, let reference):
@@ -159,10 +156,15 @@ private struct Root {
       ).summarise(options.range)
       return .success
 
-    case .catalog(let path, let json, let explain):
-      let catalog = chooseCatalog(flag: path, environment)
-      if explain { return try show(Explanation.catalog(catalog, json: json).text) }
+    case .catalog(let path, let format, let explain):
+      let (catalog, format) = (chooseCatalog(flag: path, environment), chooseCatalogFormat(format))
+      if explain { return try show(Explanation.catalog(catalog, format: format).text) }
       let output = try streams.listing()
+      let json: Bool
+      switch format.value {
+      case .text: json = false
+      case .json: json = true
+      }
       CatalogListing(output: output, json: json).list(try makeCatalog(catalog))
       try output.flush()
       return .success
@@ -244,13 +246,7 @@ private struct Root {
     case .quiet: report = VoidListing(output: try streams.reports(), style: .quiet)
     case .json: report = VoidListing(output: try streams.reports(), style: .json)
     }
-    let orders: any OrderVoids
-    switch try makeStore(store) {
-    case .memory(let memory): orders = memory
-    case .file(let file): orders = file
-    case .postgreSQL(let postgreSQL): orders = postgreSQL
-    }
-    return VoidOrder(orders: orders, clock: clock, report: report)
+    return VoidOrder(orders: try makeStore(store).orders, clock: clock, report: report)
   }
 
   /// The app of `batch`: quiet or loud text into a file, priced straight from the input's

@@ -33,7 +33,7 @@ struct CommandLineDescriptionTests {
     #expect(parsed.values[path: .orders] == FilePath("red"))
     #expect(
       try Invocation(parsing: arguments, in: description)
-        == .catalog(catalogPath: nil, json: true, explain: false))
+        == .catalog(catalogPath: nil, format: .json, explain: false))
     #expect(HelpText.usage(catalog, in: description).contains("[--gift-wrap <paper>]"))
     let help = HelpText.text(for: catalog, in: description)
     #expect(help.contains("  --gift-wrap <paper>     Wrap every item in this paper."))
@@ -56,6 +56,25 @@ struct CommandLineDescriptionTests {
     }
   }
 
+  /// Each command's options are counted by raw value, not read from `allCases`: a raw value
+  /// set out of order would drop the options after it, and fails here.
+  @Test func everyCaseOfACommandsOptionsIsDescribed() {
+    func check<Options: CommandOptions>(_: Options.Type) {
+      #expect(
+        Options.described.map(\.long) == Options.allCases.map { $0.described.long },
+        "\(Options.self)")
+    }
+    check(PlaceOption.self)
+    check(BatchOption.self)
+    check(VoidOption.self)
+    check(OrdersOption.self)
+    check(SummaryOption.self)
+    check(CatalogOption.self)
+    check(HelpCommandOption.self)
+    check(CompletionsOption.self)
+    check(ManualOption.self)
+  }
+
   @Test func theDescriptionIsSound() {
     #expect(CommandLineDescription.shop.problems == [])
     #expect(CommandLineDescriptionTests.extended.problems == [])
@@ -66,7 +85,7 @@ struct CommandLineDescriptionTests {
     var description = CommandLineDescription.shop
     let catalog = try #require(description.commands.firstIndex { $0.name == "catalog" })
     // A conflict with an option catalog does not declare.
-    description.commands[catalog].conflicts.append((.option(.json), .option(.memory)))
+    description.commands[catalog].conflicts.append(Conflict(.option(.json), .option(.memory)))
     #expect(
       description.problems == [
         "catalog: the conflict --json/--memory names --memory, which catalog does not declare"
@@ -80,7 +99,7 @@ struct CommandLineDescriptionTests {
     var last = OptionDescription.last
     last.value = ValueDescription(name: "n", kind: .path)
     description.commands[catalog].options.append(last)
-    description.commands[catalog].conflicts.append((.operand(.numbers), .option(.json)))
+    description.commands[catalog].conflicts.append(Conflict(.operand(.numbers), .option(.json)))
     #expect(
       description.problems == [
         "catalog: option --json is declared twice",
@@ -175,7 +194,7 @@ struct CommandLineDescriptionTests {
   @Test func pathsKeepTheirBytes() throws {
     let path: [UInt8] = [0x6F, 0xFF, 0x2E, 0x63, 0x73, 0x76]
     let catalog = try Invocation(parsing: [Array("catalog".utf8), Array("--catalog".utf8), path])
-    guard case .catalog(let catalogPath, json: false, explain: false) = catalog else {
+    guard case .catalog(let catalogPath, format: .text, explain: false) = catalog else {
       Issue.record("not catalog")
       return
     }

@@ -80,3 +80,10 @@ extension RootHarness {
       .split(separator: "\n")
   }
 }
+
+extension Environment {
+  /// The variables of `values`, as their UTF-8 bytes: a test's environment.
+  init(_ values: [String: String]) {
+    self.init { values[$0].map { Array($0.utf8) } }
+  }
+}

@@ -21,3 +21,15 @@ extension ShopError {
   public var namesTheLastReportedOrder: Bool { false }
   public var newestToCheck: Int? { nil }
 }
+
+/// What no part of `shop` expected to throw: a bug, which ends the command with 70 and says so.
+public struct UnexpectedError: ShopError {
+  public let error: any Error
+
+  public init(_ error: any Error) {
+    self.error = error
+  }
+
+  public var status: ExitStatus { .software }
+  public var message: String { "internal error (please report this bug): \(error)" }
+}

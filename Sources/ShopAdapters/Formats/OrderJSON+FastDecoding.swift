@@ -57,6 +57,13 @@ extension JSONParser {
   /// The one reader of the encoder's layout: a whole line's members, and nothing after them.
   @inline(__always)
   mutating func laidOutOrder<Items: LaidOutItems>(_: Items.Type) -> LaidOutOrder<Items>? {
+    laidOutOrder(startingWith: Items.empty())
+  }
+
+  /// ``laidOutOrder(_:)``, the items kept in `empty` as they are read.
+  @inline(__always)
+  mutating func laidOutOrder<Items: LaidOutItems>(startingWith empty: Items) -> LaidOutOrder<Items>?
+  {
     var number: Int?
     var reference: UnsafeBufferPointer<UInt8>?
     var items: Items?
@@ -68,7 +75,7 @@ extension JSONParser {
       case .number: return keep(parser.plainInteger(), in: &number)
       case .reference:
         return keep(parser.quotedRun(Reference.isAllowed, Reference.maximumLength), in: &reference)
-      case .items: return keep(parser.laidOutItems(), in: &items)
+      case .items: return keep(parser.laidOutItems(empty), in: &items)
       case .total: return keep(parser.plainInteger(), in: &total)
       case .payable: return keep(parser.plainInteger(), in: &payable)
       case .placedAt: return keep(parser.quotedTime(), in: &placedAt)
@@ -84,9 +91,9 @@ extension JSONParser {
   }
 
   /// `[`, one or more items, `]`.
-  private mutating func laidOutItems<Items: LaidOutItems>() -> Items? {
+  private mutating func laidOutItems<Items: LaidOutItems>(_ empty: Items) -> Items? {
     guard consume(OrderLayout.listStart) else { return nil }
-    var items = Items.empty()
+    var items = empty
     repeat {
       guard laidOutItem(into: &items) else { return nil }
     } while consume(OrderLayout.separator)

@@ -81,10 +81,16 @@ public final class OrderListing: Listing {
     }
     try store.readAllLines(
       { line in
-        buffer.append(contentsOf: line)
-        buffer.append(UInt8(ascii: "\n"))
-        if buffer.count >= OrderListing.deliveryBytes { try deliver(complete: false) }
+        // One access to the buffer a line: each is checked for exclusivity at run time.
+        if OrderListing.append(line, to: &buffer) { try deliver(complete: false) }
       }, orders: list)
+  }
+
+  /// Appends `line` and its newline; whether the buffer is now full enough to deliver.
+  private static func append(_ line: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) -> Bool {
+    buffer.append(contentsOf: line)
+    buffer.append(UInt8(ascii: "\n"))
+    return buffer.count >= OrderListing.deliveryBytes
   }
 
   /// `no order N`, or `{"missing":N}` in JSON; in CSV, which has no such record, nothing (the

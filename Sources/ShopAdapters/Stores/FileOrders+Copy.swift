@@ -36,63 +36,39 @@ enum StoredLine {
   }
 
   /// The line's members, when it passes every check of ``number(of:)``: its items are kept
-  /// only as their sum, and ``forEachItem(of:_:)`` reads them again from the line.
+  /// only as their sum.
   static func checked(_ line: UnsafeBufferPointer<UInt8>) -> LaidOutOrder<Sum>? {
+    checked(line, startingWith: Sum())
+  }
+
+  /// ``checked(_:)``, its items kept as `empty` keeps them as they are read (a summary's tally
+  /// of them, which it takes back when the line fails a check).
+  @inline(__always)
+  static func checked<Items: CheckedItems>(
+    _ line: UnsafeBufferPointer<UInt8>, startingWith empty: Items
+  ) -> LaidOutOrder<Items>? {
     var parser = JSONParser(bytes: line)
-    guard let order = parser.laidOutOrder(Sum.self),
+    guard let order = parser.laidOutOrder(startingWith: empty),
       (try? Order.checkStored(number: order.number)) != nil,
       order.reference.map({ Reference.isValid($0) }) ?? true,
-      order.items.amount == order.total, Order.payable(total: order.total) == order.payable,
-      !order.items.mayRepeat || !repeatsSKU(line)
+      order.items.sum.amount == order.total, Order.payable(total: order.total) == order.payable,
+      !order.items.sum.mayRepeat || !repeatsSKU(line)
     else { return nil }
     return order
   }
 
-  /// Each item of a line ``checked(_:)`` passed: its SKU's bytes, quantity and price. In that
-  /// layout `{` starts only the order and each item, an item is `{"sku":"SKU","quantity":Q,
-  /// "price":P}`, and Q and P are plain integers that fit in `Int`.
-  static func forEachItem(
-    of line: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, Int, Int) -> Void
-  ) {
-    guard let base = line.baseAddress else { return }
-    var from = 1
-    /// The integer after the next `:` from `from`, and where it ends.
-    func integer(after start: Int) -> (value: Int, end: Int) {
-      var at = start
-      while at < line.count, line[at] != UInt8(ascii: ":") { at += 1 }
-      at += 1
-      var value = 0
-      // Checked to fit when the line was: wrapping arithmetic gives the same value.
-      while at < line.count, case let digit = line[at] &- UInt8(ascii: "0"), digit < 10 {
-        value = value &* 10 &+ Int(digit)
-        at += 1
-      }
-      return (value, at)
-    }
-    while from < line.count,
-      let brace = System.firstIndex(
-        of: OrderLayout.objectStart,
-        in: UnsafeRawBufferPointer(start: base + from, count: line.count - from))
-    {
-      let start = from + brace + skuKey.count + 1
-      guard start <= line.count,
-        let length = System.firstIndex(
-          of: OrderLayout.quote,
-          in: UnsafeRawBufferPointer(start: base + start, count: line.count - start))
-      else { return }
-      let quantity = integer(after: start + length)
-      let price = integer(after: quantity.end)
-      body(UnsafeBufferPointer(start: base + start, count: length), quantity.value, price.value)
-      from = price.end
-    }
+  /// What items the check reads keep: at least their ``Sum``.
+  protocol CheckedItems: LaidOutItems {
+    var sum: Sum { get }
   }
 
   /// All the check keeps of the items: the sum of price × quantity, given up past `Int`, and
   /// a bit per SKU (a hash of its bytes), so that a SKU given twice (the core's rule: it is
   /// one item) is caught where its bit is already set; the exact check then runs on that
   /// line alone. Small on purpose: the parser copies it as each item is read.
-  struct Sum: LaidOutItems {
+  struct Sum: CheckedItems {
     var amount = 0
+    var sum: Sum { self }
     /// Bits 0–62: a bit per SKU read; bit 63: a SKU's bit was already set.
     private var seen: UInt64 = 0
     var mayRepeat: Bool { seen >> 63 != 0 }

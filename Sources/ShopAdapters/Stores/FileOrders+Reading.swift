@@ -73,22 +73,27 @@ extension FileOrders {
   func readAllChecked(
     _ body: (Int, Int?, UnsafeBufferPointer<UInt8>, Snapshot, (Int) throws -> Void) throws -> Void
   ) throws {
-    guard var snapshot = try openSnapshot(strict: false) else { return }
+    guard var opened = try openSnapshot(strict: false) else { return }
     // A void comes after the order it takes back: the voids are found first, up to a line
     // that is not a record, where the listing itself stops.
-    let (voided, fault) = try voids(in: snapshot, from: 0, upToAFault: true)
-    snapshot.voided = voided
-    var previous: Int?
-    var lineNumber = 0
-    func check(_ number: Int) throws {
-      try checkNumber(number, after: previous, line: lineNumber)
-      previous = number
-    }
-    try snapshot.lines(from: 0, firstLine: 1) { offset, number, bytes in
-      if let fault, offset >= fault.offset { throw fault.error }
-      lineNumber = number ?? 0
-      try body(offset, number, bytes, snapshot, check)
-      return true
+    let (voided, fault) = try voids(in: opened, from: 0, upToAFault: true)
+    opened.voided = voided
+    // A constant, so each line hands it on without copying it out of a captured variable.
+    let snapshot = opened
+    // The number read last and the line being read, through a pointer: a variable that the
+    // check's closure captured would be checked for exclusive access at run time, each line.
+    var numbering = (previous: Int?.none, line: 0)
+    try withUnsafeMutablePointer(to: &numbering) { numbering in
+      func check(_ number: Int) throws {
+        try checkNumber(number, after: numbering.pointee.previous, line: numbering.pointee.line)
+        numbering.pointee.previous = number
+      }
+      try snapshot.lines(from: 0, firstLine: 1) { offset, number, bytes in
+        if let fault, offset >= fault.offset { throw fault.error }
+        numbering.pointee.line = number ?? 0
+        try body(offset, number, bytes, snapshot, check)
+        return true
+      }
     }
     // Every complete line was checked on the way, and listed; what the ends say about the
     // bytes after them (a foreign tail) stops the listing here, as it stops a writer.

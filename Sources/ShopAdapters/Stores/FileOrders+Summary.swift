@@ -3,32 +3,76 @@ import ShopCore
 /// The fast path of `shop summary` over a file (issue 35), fenced here: a line laid out
 /// exactly as `shop` writes it, and taken back by no void of the snapshot, is checked where it
 /// lies as the `--json` listing checks it (``StoredLine``) and summed from its bytes, with no
-/// ``Order``, no `String` per SKU and no array of items; its SKUs are tallied in a table keyed
-/// by their bytes (``SKUSums``). Any other line (a void, an order a void took back, a SKU given
-/// twice, another layout, a damaged line) is parsed and summed as an order, and every error
-/// (numbering, a line that is not an order, a sum past `Int`) is the plain path's, at the
-/// same line: the sums follow ``ShopCore/SummaryTally``'s rule, order by order, and
-/// `StoredSummaryTests` holds the two paths equal.
+/// ``Order``, no `String` per SKU and no array of items; with `--by sku` each item is tallied
+/// as the check reads it (``TalliedItems``), in a table keyed by the SKU's bytes
+/// (``SKUSums``), and taken back if the line then fails a check. Any other line (a void, an
+/// order a void took back, a SKU given twice, another layout, a damaged line) is parsed and
+/// summed as an order, and every error (numbering, a line that is not an order, a sum past
+/// `Int`) is the plain path's, at the same line: the sums follow ``ShopCore/SummaryTally``'s
+/// rule, order by order, and `StoredSummaryTests` holds the two paths equal.
 extension FileOrders {
   public func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary {
-    var sums = StoredSums(by: grouping)
-    var pending: LaidOutOrder<StoredLine.Sum>?
-    var line: UnsafeBufferPointer<UInt8>?
-    let inPlace = InPlace(
-      read: { bytes, snapshot in
-        guard let order = StoredLine.checked(bytes),
-          snapshot.voided.isEmpty || snapshot.voided[order.number] == nil
-        else { return nil }
-        pending = order
-        line = bytes
-        return order.number
-      },
-      visit: {
-        guard let order = pending, let bytes = line, range.contains(order.placedAt) else { return }
-        try sums.add(order, line: bytes)
-      })
-    try orders(in: range, last: nil, inPlace: inPlace) { order in try sums.add(order) }
-    return sums.summary
+    // The sums and the line taken, through a pointer: variables that the closures captured
+    // would be checked for exclusive access at run time, each line.
+    var state = (sums: StoredSums(by: grouping), pending: LaidOutOrder<TalliedItems>?.none)
+    return try withUnsafeMutablePointer(to: &state) { state in
+      let skus = grouping == .sku ? state.pointer(to: \.sums.skus) : nil
+      let inPlace = InPlace(
+        read: { bytes, snapshot in
+          state.pointee.pending = nil
+          // A line whose items were tallied as they were read, then refused, or placed out of
+          // the range: its items are taken back, and the plain path decides.
+          guard let order = StoredLine.checked(bytes, startingWith: TalliedItems(skus, bytes)),
+            snapshot.voided.isEmpty || snapshot.voided[order.number] == nil
+          else {
+            skus?.pointee.takeBack()
+            return nil
+          }
+          if range.contains(order.placedAt) {
+            skus?.pointee.keep()
+            state.pointee.pending = order
+          } else {
+            skus?.pointee.takeBack()
+          }
+          return order.number
+        },
+        visit: {
+          // Its number checked: now summed.
+          guard let order = state.pointee.pending else { return }
+          try state.pointee.sums.add(order)
+        })
+      try orders(in: range, last: nil, inPlace: inPlace) { order in
+        try state.pointee.sums.add(order)
+      }
+      return state.pointee.sums.summary
+    }
+  }
+}
+
+/// A stored line's items as the check reads them: their sum, and each one tallied at once in
+/// the summary's table (`skus`, nil for a summary of no SKUs), which keeps what it added
+/// until the line is kept or taken back (``SKUSums/keep()``, ``SKUSums/takeBack()``). A sum
+/// past `Int` gives the line up, for the plain path to say so.
+struct TalliedItems: StoredLine.CheckedItems {
+  private(set) var sum = StoredLine.Sum()
+  private let skus: UnsafeMutablePointer<SKUSums>?
+  /// Where the line ends: how far a SKU's key may read.
+  private let end: UnsafePointer<UInt8>?
+
+  init(_ skus: UnsafeMutablePointer<SKUSums>?, _ line: UnsafeBufferPointer<UInt8>) {
+    self.skus = skus
+    end = line.baseAddress.map { $0 + line.count }
+  }
+
+  static func empty() -> TalliedItems {
+    TalliedItems(nil, UnsafeBufferPointer(start: nil, count: 0))
+  }
+
+  mutating func append(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int) -> Bool {
+    guard sum.append(sku: sku, quantity: quantity, price: price) else { return false }
+    guard let skus, let end, let start = sku.baseAddress else { return true }
+    let key = SKUSums.Key(sku, readable: end - start)
+    return skus.pointee.tally(sku, key: key, quantity: quantity, price: price)
   }
 }
 
@@ -38,16 +82,15 @@ struct StoredSums {
   private let grouping: Summary.Grouping
   private var totals = Summary.Totals()
   private var days: [Int64: Summary.Totals] = [:]
-  private var skus = SKUSums()
+  var skus = SKUSums()
 
   init(by grouping: Summary.Grouping) {
     self.grouping = grouping
   }
 
-  /// An order on a line laid out as `shop` writes it, in no void: it has each SKU once.
-  mutating func add(_ order: LaidOutOrder<StoredLine.Sum>, line: UnsafeBufferPointer<UInt8>)
-    throws(SummaryTooLarge)
-  {
+  /// An order on a line laid out as `shop` writes it, in no void: it has each SKU once, and
+  /// its items are already tallied (``TalliedItems``).
+  mutating func add(_ order: LaidOutOrder<TalliedItems>) throws(SummaryTooLarge) {
     try Self.add(order.number, order.total, order.payable, voided: false, to: &totals)
     switch grouping {
     case .none: return
@@ -56,12 +99,7 @@ struct StoredSums {
       try Self.add(
         order.number, order.total, order.payable, voided: false,
         to: &days[day, default: Summary.Totals()])
-    case .sku:
-      var fits = true
-      StoredLine.forEachItem(of: line) { sku, quantity, price in
-        if fits { fits = skus.add(sku, quantity: quantity, price: price, counted: true) }
-      }
-      guard fits else { throw SummaryTooLarge(number: order.number) }
+    case .sku: return
     }
   }
 
@@ -84,7 +122,9 @@ struct StoredSums {
         let counted = !order.lines[..<index].contains { $0.sku == line.sku }
         var sku = line.sku
         let fits = sku.withUTF8 { bytes in
-          skus.add(bytes, quantity: line.quantity, price: line.price, counted: counted)
+          skus.add(
+            bytes, key: SKUSums.Key(bytes, readable: bytes.count), quantity: line.quantity,
+            price: line.price, counted: counted)
         }
         guard fits else { throw SummaryTooLarge(number: order.number) }
       }
@@ -117,14 +157,71 @@ struct StoredSums {
   }
 }
 
-/// Each SKU's sales, found by its bytes in an open-addressing table (FNV-1a), its `String`
-/// made once, at the end: memory grows with the SKUs, not the orders.
+/// Each SKU's sales, found by its bytes in an open-addressing table, its `String` made once,
+/// at the end: memory grows with the SKUs, not the orders. A SKU is found by its ``Key``: its
+/// first 16 bytes as two words (and its last 8 when longer), compared as words, so a look-up
+/// of a short SKU reads no byte twice and calls nothing.
 struct SKUSums {
+  /// A SKU's length, its first 16 bytes (zeros past its end) and, when longer, its last 8.
+  struct Key: Equatable {
+    let count: Int
+    let first: UInt64
+    let second: UInt64
+    let last: UInt64
+
+    /// The key of `sku`, of which `readable` bytes (its own and what follows it) may be read:
+    /// words loaded whole where 16 bytes may be, else byte by byte.
+    @inline(__always)
+    init(_ sku: UnsafeBufferPointer<UInt8>, readable: Int) {
+      count = sku.count
+      guard let base = sku.baseAddress else {
+        (first, second, last) = (0, 0, 0)
+        return
+      }
+      let raw = UnsafeRawPointer(base)
+      var words: (UInt64, UInt64)
+      if readable >= 16 {
+        words = (
+          UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+          UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        )
+        // Only the SKU's own bytes: the first `count` of the 16, in little-endian order.
+        if count < 16 {
+          if count <= 8 {
+            words.1 = 0
+            if count < 8 { words.0 &= (1 &<< UInt64(count * 8)) &- 1 }
+          } else {
+            words.1 &= (1 &<< UInt64((count - 8) * 8)) &- 1
+          }
+        }
+      } else {
+        words = (0, 0)
+        for index in 0..<min(count, 16) {
+          let byte = UInt64(base[index]) &<< UInt64((index % 8) * 8)
+          if index < 8 { words.0 |= byte } else { words.1 |= byte }
+        }
+      }
+      (first, second) = words
+      last =
+        count > 16
+        ? UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) : 0
+    }
+
+    var hash: Int {
+      // Every byte moves every bit of the result (SplitMix64's finish): SKUs often differ
+      // only in their last bytes, the high bits of the words.
+      var mixed = first ^ (second &+ UInt64(truncatingIfNeeded: count)) &* 0x9E37_79B9_7F4A_7C15
+      mixed ^= last &* 0xD6E8_FEB8_6659_FD93
+      mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+      return Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
+    }
+  }
+
   private struct Entry {
+    let key: Key
     /// Where the SKU's bytes are in `names`.
     let start: Int
-    let count: Int
-    let hash: UInt64
     var quantity = 0
     var revenue = 0
     var orders = 0
@@ -134,62 +231,113 @@ struct SKUSums {
   private var entries: [Entry] = []
   /// Indices into `entries` + 1, 0 for an empty slot; at most half full.
   private var slots = [Int32](repeating: 0, count: 64)
+  /// What was added since the last ``keep()``: each entry, quantity and amount, an order
+  /// each; the first `addedCount` of `added`, whose storage is reused line after line.
+  private var added: [(index: Int, quantity: Int, amount: Int)] = []
+  private var addedCount = 0
 
-  /// Adds `quantity` at `price` to the SKU `sku`, and an order when `counted`; false, with
-  /// nothing changed, when a sum would not fit in `Int`.
+  /// Keeps what was added since the last call.
+  mutating func keep() {
+    addedCount = 0
+  }
+
+  /// Takes back what was added since the last ``keep()``. A SKU then left with no order is
+  /// in no ``sales``: every SKU summed has one.
+  mutating func takeBack() {
+    entries.withUnsafeMutableBufferPointer { entries in
+      for (index, quantity, amount) in added[..<addedCount] {
+        entries[index].quantity &-= quantity
+        entries[index].revenue &-= amount
+        entries[index].orders &-= 1
+      }
+    }
+    addedCount = 0
+  }
+
+  /// Adds `quantity` at `price` to the SKU `sku`, whose key is `key`, and an order when
+  /// `counted`; false, with nothing changed, when a sum would not fit in `Int`.
   mutating func add(
-    _ sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int, counted: Bool
+    _ sku: UnsafeBufferPointer<UInt8>, key: Key, quantity: Int, price: Int, counted: Bool,
+    journaled: Bool = false
   ) -> Bool {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in sku { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-    let index = find(sku, hash: hash)
+    let index = find(sku, key: key)
     let (amount, productOverflow) = price.multipliedReportingOverflow(by: quantity)
-    let (sold, quantityOverflow) = entries[index].quantity.addingReportingOverflow(quantity)
-    let (revenue, revenueOverflow) = entries[index].revenue.addingReportingOverflow(amount)
-    guard !productOverflow, !quantityOverflow, !revenueOverflow else { return false }
-    entries[index].quantity = sold
-    entries[index].revenue = revenue
-    if counted { entries[index].orders += 1 }
-    return true
+    let fits = entries.withUnsafeMutableBufferPointer { entries in
+      let (sold, quantityOverflow) = entries[index].quantity.addingReportingOverflow(quantity)
+      let (revenue, revenueOverflow) = entries[index].revenue.addingReportingOverflow(amount)
+      guard !productOverflow, !quantityOverflow, !revenueOverflow else { return false }
+      entries[index].quantity = sold
+      entries[index].revenue = revenue
+      if counted { entries[index].orders += 1 }
+      return true
+    }
+    if fits, journaled {
+      if addedCount < added.count {
+        added[addedCount] = (index, quantity, amount)
+      } else {
+        added.append((index, quantity, amount))
+      }
+      addedCount += 1
+    }
+    return fits
+  }
+
+  /// ``add(_:key:quantity:price:counted:)`` of an item of a line being checked, an order
+  /// counted, kept until ``keep()`` or ``takeBack()``.
+  mutating func tally(
+    _ sku: UnsafeBufferPointer<UInt8>, key: Key, quantity: Int, price: Int
+  ) -> Bool {
+    add(sku, key: key, quantity: quantity, price: price, counted: true, journaled: true)
   }
 
   /// The entry of `sku`, added (with no sales) when there is none.
-  private mutating func find(_ sku: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int {
+  @inline(__always)
+  private mutating func find(_ sku: UnsafeBufferPointer<UInt8>, key: Key) -> Int {
     let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
-    while slots[slot] != 0 {
-      let index = Int(slots[slot]) - 1
-      let entry = entries[index]
-      if entry.hash == hash, entry.count == sku.count,
-        names[entry.start..<(entry.start + entry.count)].elementsEqual(sku)
-      {
-        return index
+    var slot = key.hash & mask
+    let found = slots.withUnsafeBufferPointer { slots in
+      entries.withUnsafeBufferPointer { entries -> Int? in
+        while slots[slot] != 0 {
+          let index = Int(slots[slot]) - 1
+          // Two SKUs of one key differ only past their 16th byte and before their last 8.
+          if entries[index].key == key, key.count <= 24 || isNamed(entries[index], sku) {
+            return index
+          }
+          slot = (slot + 1) & mask
+        }
+        return nil
       }
-      slot = (slot + 1) & mask
     }
-    entries.append(Entry(start: names.count, count: sku.count, hash: hash))
+    if let found { return found }
+    entries.append(Entry(key: key, start: names.count))
     names.append(contentsOf: sku)
     if entries.count * 2 > slots.count {
       // Twice the size, every SKU placed again.
       slots = [Int32](repeating: 0, count: slots.count * 2)
-      for (index, entry) in entries.enumerated() { place(index, hash: entry.hash) }
+      for (index, entry) in entries.enumerated() { place(index, hash: entry.key.hash) }
     } else {
       slots[slot] = Int32(truncatingIfNeeded: entries.count)
     }
     return entries.count - 1
   }
 
-  private mutating func place(_ index: Int, hash: UInt64) {
+  /// Whether `entry` is the SKU `sku`, byte for byte.
+  private func isNamed(_ entry: Entry, _ sku: UnsafeBufferPointer<UInt8>) -> Bool {
+    names[entry.start..<(entry.start + entry.key.count)].elementsEqual(sku)
+  }
+
+  private mutating func place(_ index: Int, hash: Int) {
     let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash) & mask
+    var slot = hash & mask
     while slots[slot] != 0 { slot = (slot + 1) & mask }
     slots[slot] = Int32(truncatingIfNeeded: index + 1)
   }
 
   var sales: [Summary.Sales] {
-    entries.map { entry in
+    entries.filter { $0.orders > 0 }.map { entry in
       Summary.Sales(
-        sku: String(decoding: names[entry.start..<(entry.start + entry.count)], as: UTF8.self),
+        sku: String(
+          decoding: names[entry.start..<(entry.start + entry.key.count)], as: UTF8.self),
         quantity: entry.quantity, revenue: entry.revenue, orders: entry.orders)
     }
   }

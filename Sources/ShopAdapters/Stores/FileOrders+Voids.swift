@@ -7,8 +7,9 @@ import ShopCore
 extension FileOrders {
   /// For each order voided by a void on the lines from `start` to the end of `snapshot`, the
   /// void's number. Only lines that may be voids are parsed (those holding `voids`, or an
-  /// escape that could spell it), so the cost is one pass of `memmem` over the lines. Two
-  /// voids of one order, or a void of a void met here, are a file `shop` did not write.
+  /// escape that could spell it), found by a search over each buffer of whole lines read, so
+  /// the cost is about one pass of `memchr` over the file. Two voids of one order, or a void
+  /// of a void met here, are a file `shop` did not write.
   /// `upToAFault`: a line that is not a record, or such a void, ends the search instead of
   /// throwing, for a full listing, which lists the lines before it and then stops there: the
   /// fault is returned, with where it is, for the listing to throw when it gets there.
@@ -21,34 +22,58 @@ extension FileOrders {
   ) {
     var fault: (offset: Int, error: FileError)?
     var found: [Int: Int] = [:]
+    // Where a fault is: the line being read, or the next one (one too long to read).
     var at = start
     var voidNumbers: Set<Int> = []
+    func record(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws {
+      let (record, _) = try parse(bytes, line: nil, at: offset, in: snapshot)
+      guard let voided = record.voids else { return }
+      if let earlier = found[voided] ?? (voidNumbers.contains(voided) ? voided : nil) {
+        let lineNumber = try snapshot.file.lineNumber(at: offset)
+        let what =
+          earlier == voided
+          ? "void \(record.number) takes back \(voided), which is a void"
+          : "void \(record.number) takes back order \(voided), which void \(earlier) took back"
+        throw FileError.badData(path, line: lineNumber, reason: what)
+      }
+      found[voided] = record.number
+      voidNumbers.insert(record.number)
+    }
     do {
-      try snapshot.lines(from: start, firstLine: start == 0 ? 1 : nil) { offset, line, bytes in
-        at = offset
-        let raw = UnsafeRawBufferPointer(bytes)
-        // Where a fault is, once this line passed: the next line (one too long to read).
-        let next = offset + bytes.count + 1
-        guard System.contains("voids", in: raw) || System.contains("\\", in: raw) else {
-          at = next
-          return true
+      try snapshot.file.spans(from: start, to: snapshot.end, unterminated: snapshot.unterminated) {
+        spanStart, span in
+        let raw = UnsafeRawBufferPointer(span)
+        // The next `voids` and the next escape at or after `from`, searched again only once
+        // passed, so a span is searched about once for each.
+        var nextWord: Int? = -1
+        var nextEscape: Int? = -1
+        var from = 0  // The start of a line.
+        while from < span.count {
+          if let word = nextWord, word < from {
+            nextWord = System.firstIndex(
+              of: "voids", in: UnsafeRawBufferPointer(rebasing: raw[from...])
+            )
+            .map { from + $0 }
+          }
+          if let escape = nextEscape, escape < from {
+            nextEscape = System.firstIndex(
+              of: UInt8(ascii: "\\"), in: UnsafeRawBufferPointer(rebasing: raw[from...])
+            )
+            .map { from + $0 }
+          }
+          let hit = min(nextWord ?? span.count, nextEscape ?? span.count)
+          guard hit < span.count else { break }
+          let head = UnsafeRawBufferPointer(rebasing: raw[from..<hit])
+          let lineStart =
+            System.lastIndex(of: OrderLayout.lineEnd, in: head).map { from + $0 + 1 } ?? from
+          let tail = UnsafeRawBufferPointer(rebasing: raw[hit...])
+          let lineEnd =
+            System.firstIndex(of: OrderLayout.lineEnd, in: tail).map { hit + $0 } ?? span.count
+          at = spanStart + lineStart
+          try record(UnsafeBufferPointer(rebasing: span[lineStart..<lineEnd]), at: at)
+          from = lineEnd + 1
         }
-        let (record, _) = try parse(bytes, line: line, at: offset, in: snapshot)
-        guard let voided = record.voids else {
-          at = next
-          return true
-        }
-        if let earlier = found[voided] ?? (voidNumbers.contains(voided) ? voided : nil) {
-          let lineNumber = try line ?? snapshot.file.lineNumber(at: offset)
-          let what =
-            earlier == voided
-            ? "void \(record.number) takes back \(voided), which is a void"
-            : "void \(record.number) takes back order \(voided), which void \(earlier) took back"
-          throw FileError.badData(path, line: lineNumber, reason: what)
-        }
-        found[voided] = record.number
-        voidNumbers.insert(record.number)
-        at = next
+        at = spanStart + span.count
         return true
       }
     } catch let error as FileError {

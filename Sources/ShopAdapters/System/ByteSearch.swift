@@ -20,20 +20,20 @@ extension System {
     return count
   }
 
-  /// Whether `needle` occurs in the memory: its first byte found by `memchr`, the rest
-  /// compared by `memcmp` (glibc's `memmem` needs `_GNU_SOURCE`, which the module lacks).
-  static func contains(_ needle: StaticString, in bytes: UnsafeRawBufferPointer) -> Bool {
+  /// The offset of the first `needle` in the memory: its first byte found by `memchr`, the
+  /// rest compared by `memcmp` (glibc's `memmem` needs `_GNU_SOURCE`, which the module lacks).
+  static func firstIndex(of needle: StaticString, in bytes: UnsafeRawBufferPointer) -> Int? {
     let count = needle.utf8CodeUnitCount
-    guard count > 0, let base = bytes.baseAddress, bytes.count >= count else { return false }
+    guard count > 0, let base = bytes.baseAddress, bytes.count >= count else { return nil }
     let first = Int32(needle.utf8Start.pointee)
     var cursor = base
     let last = base + (bytes.count - count)  // The last place the needle can start.
     while cursor <= last, let found = memchr(cursor, first, last - cursor + 1) {
       let position = UnsafeRawPointer(found)
-      if memcmp(position, needle.utf8Start, count) == 0 { return true }
+      if memcmp(position, needle.utf8Start, count) == 0 { return position - base }
       cursor = position + 1
     }
-    return false
+    return nil
   }
 
   /// Whether `count` bytes at `first` and `second` are the same, by `memcmp`.
