@@ -249,8 +249,9 @@ private struct Root {
     return VoidOrder(orders: try makeStore(store).orders, clock: clock, report: report)
   }
 
-  /// The app of `batch`: quiet or loud text into a file, priced straight from the input's
-  /// bytes (``PricedBatch``); otherwise one request at a time. Built in the order of `place`'s,
+  /// The app of `batch`: quiet or loud text into a file (``PricedBatch``) or PostgreSQL
+  /// (``PostgresPricedBatch``), priced straight from the input's bytes; otherwise one request
+  /// at a time. Built in the order of `place`'s,
   /// the input opened last. The one `PlaceOrder` serves both ways.
   func makeBatch(
     _ options: PlacementOptions, _ catalog: Chosen<CatalogSource>, _ store: Chosen<StoreSource>,
@@ -280,7 +281,14 @@ private struct Root {
             input: input, catalog: catalog, store: file, clock: clock, report: priced,
             placeOrder: placeOrder))
       }
-    case .memory, .postgreSQL, nil: break
+    case .postgreSQL(let postgreSQL):
+      if let priced = report.priced {
+        return PlaceBatch(
+          groups: PostgresPricedBatch(
+            input: input, catalog: catalog, store: postgreSQL, clock: clock, report: priced,
+            placeOrder: placeOrder))
+      }
+    case .memory, nil: break
     }
     return PlaceBatch(source: input, placeOrder: placeOrder)
   }

@@ -119,6 +119,12 @@ public final class PricedBatch: BatchGroups {
       self.table = table
     }
 
+    /// An empty group, priced against `catalog`, for another store's fast path
+    /// (``PostgresPricedBatch``).
+    init(catalog: any Catalog) {
+      self.init(table: SKUTable(catalog.entries))
+    }
+
     var count: Int { ends.count }
 
     mutating func removeAll() {
@@ -139,7 +145,7 @@ public final class PricedBatch: BatchGroups {
     /// Adds the line when it is a cart the plain way would price as this: `SKU=QTY` items
     /// (``CartSyntax``), each SKU sold, quantities and sums within ``Cart/maximumQuantity``,
     /// the total within `Int`. False, with nothing added, for any other line.
-    fileprivate mutating func add(_ line: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
+    mutating func add(_ line: UnsafeBufferPointer<UInt8>, number: Int) -> Bool {
       let first = items.count
       var cart = line
       var reference: UnsafeBufferPointer<UInt8>?
@@ -312,12 +318,12 @@ public final class PricedBatch: BatchGroups {
     }
 
     /// Each order's index in the group and what it pays.
-    fileprivate func forEachPayable(_ body: (Int, Int) -> Void) {
+    func forEachPayable(_ body: (Int, Int) -> Void) {
       for (index, total) in totals.enumerated() { body(index, Order.payable(total: total)) }
     }
 
     /// The group's lines so far as the plain way reads them, for a group it must place.
-    fileprivate func requests() -> [Request] {
+    func requests() -> [Request] {
       var requests: [Request] = []
       var start = 0
       for (index, end) in ends.enumerated() {
@@ -335,6 +341,45 @@ public final class PricedBatch: BatchGroups {
         start = end
       }
       return requests
+    }
+
+    /// Appends the orders `indices` of a group without refs as rows of ``PostgresOrders``'s
+    /// COPY, the group numbered from `first`: the columns and values ``PostgresOrders`` sends
+    /// for an ``Order``, items as ``OrderLayout`` writes them. False when `placedAt` is out of
+    /// PostgreSQL's range.
+    func appendCopyRows(
+      numberedFrom first: Int, placedAt: Timestamp, orders indices: Range<Int>,
+      to rows: inout PostgresCopyRows
+    ) -> Bool {
+      var json: [UInt8] = []
+      for index in indices {
+        let start = index == 0 ? 0 : ends[index - 1]
+        var bound = 2
+        for position in start..<ends[index] { bound += table.itemBound(items[position].entry) }
+        json.removeAll(keepingCapacity: true)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
+          var writer = ByteWriter(buffer)
+          writer.put(OrderLayout.listStart)
+          for position in start..<ends[index] {
+            if position > start { writer.put(OrderLayout.separator) }
+            table.writeItem(items[position].entry, items[position].quantity, to: &writer)
+          }
+          writer.put(OrderLayout.listEnd)
+          // The bound holds every item with its separator, and the brackets.
+          json.append(contentsOf: writer.written)
+        }
+        let total = totals[index]
+        rows.startRow(fields: 6)
+        rows.append(first &+ index)
+        guard rows.appendTimestamp(secondsSince1970: placedAt.secondsSince1970) else {
+          return false
+        }
+        rows.appendJSONB(json)
+        rows.append(total)
+        rows.append(Order.payable(total: total))
+        rows.appendText(nil)
+      }
+      return true
     }
 
     /// Appends the group's order lines, numbered from `first`, in ``OrderLayout``.

@@ -136,6 +136,15 @@ struct PostgresCopyRows {
     bytes.append(contentsOf: text.utf8)
   }
 
+  /// The rows appended since the last take (the first starts with the header), with the
+  /// trailer that ends them when `final`; the rows are then empty.
+  mutating func taken(final: Bool) -> [UInt8] {
+    if final { bytes.appendBigEndian(UInt16(0xFFFF)) }
+    let taken = bytes
+    bytes.removeAll(keepingCapacity: true)
+    return taken
+  }
+
   /// The rows with the trailer that ends them.
   consuming func finished() -> [UInt8] {
     bytes.appendBigEndian(UInt16(0xFFFF))
@@ -147,8 +156,7 @@ extension [UInt8] {
   fileprivate mutating func appendBigEndian<Value: FixedWidthInteger & UnsignedInteger>(
     _ value: Value
   ) {
-    for shift in stride(from: Value.bitWidth - 8, through: 0, by: -8) {
-      append(UInt8(truncatingIfNeeded: value >> shift))
-    }
+    // One append of the value's bytes, not one per byte: a batch's rows hold millions.
+    Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
   }
 }

@@ -139,18 +139,35 @@ extension PostgresConnection {
   func copyThenCommit(
     _ sql: String, _ rows: consuming PostgresCopyRows, count: Int, needs: String?
   ) -> CommitOutcome {
-    guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
-    guard pq.sendQuery(connection, sql) == 1 else { return .refused(failure(nil), []) }
+    if let refused = startCopy(sql, needs: needs) { return .refused(refused, []) }
+    guard queueCopy(rows.finished()) else {
+      return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
+    }
+    return endCopyThenCommit(count: count, needs: needs)
+  }
+
+  /// The first part of ``copyThenCommit(_:_:count:needs:)``: sends `sql` and waits until the
+  /// server takes rows. The refusal, or nil. Nothing can be saved yet.
+  func startCopy(_ sql: String, needs: String?) -> PostgresError? {
+    guard !isLost else { return .unavailable(place, lostReason) }
+    guard pq.sendQuery(connection, sql) == 1 else { return failure(nil) }
     let until = deadline()
     guard let started = nextResult(until: until) else {
-      return .refused(timedOut ? .unavailable(place, lostReason) : failure(nil), [])
+      return timedOut ? .unavailable(place, lostReason) : failure(nil)
     }
     let start = PostgresResult(started, pq)
     if let error = refusal(started, unless: .copyIn, needs: needs, until: until) {
-      return .refused(error, [])
+      return error
     }
     _ = start
-    let data = rows.finished()
+    return nil
+  }
+
+  /// Hands `data` (rows of the COPY ``startCopy(_:needs:)`` began, any number of whole rows
+  /// or part of one) to libpq and sends what the socket takes without waiting: the server
+  /// stores what it has while the caller makes more. False when the connection failed.
+  func queueCopy(_ data: [UInt8]) -> Bool {
+    let until = deadline()
     // Non-blocking, libpq answers 0 when it can't queue yet: send what it holds, then retry.
     var put: Int32 = 0
     repeat {
@@ -160,8 +177,33 @@ extension PostgresConnection {
           Int32(clamping: bytes.count))
       }
     } while put == 0 && System.monotonicMilliseconds() < until && flush(until: until)
+    return put == 1 && sendWhatFits()
+  }
+
+  /// Sends what libpq holds as far as the socket takes it now, without waiting; false when
+  /// the connection failed.
+  @discardableResult
+  func sendWhatFits() -> Bool {
+    pq.flush(connection) >= 0
+  }
+
+  /// Ends a COPY ``startCopy(_:needs:)`` began without saving any of it: the server fails it,
+  /// and the transaction waits for its ROLLBACK.
+  func abortCopy() {
+    let until = deadline()
     var ended: Int32 = 0
-    if put == 1 && flush(until: until) {
+    repeat {
+      ended = pq.putCopyEnd(connection, "shop stopped sending the rows")
+    } while ended == 0 && System.monotonicMilliseconds() < until && flush(until: until)
+    drain(until: until)
+  }
+
+  /// The last part of ``copyThenCommit(_:_:count:needs:)``: ends the COPY, waits for the
+  /// server's count of the rows it copied, and sends COMMIT only when it is `count`.
+  func endCopyThenCommit(count: Int, needs: String?) -> CommitOutcome {
+    let until = deadline()
+    var ended: Int32 = 0
+    if flush(until: until) {
       repeat {
         ended = pq.putCopyEnd(connection, nil)
       } while ended == 0 && System.monotonicMilliseconds() < until && flush(until: until)

@@ -34,6 +34,10 @@ public final class BatchInput: RequestSource {
   private var skippingLongLine = false
   private var atEnd = false
 
+  /// True when the input is a regular file: the next group may be read while the last is
+  /// stored, since no writer waits for the last one's reports before it writes more.
+  public var readsAhead: Bool { descriptor.neverWaits }
+
   /// Reads an already open stream, such as standard input; `name` is for error messages.
   public init(
     descriptor: any ByteSource, name: String, groupLines: Int = BatchInput.groupLines,

@@ -10,6 +10,16 @@ public protocol ByteSource: AnyObject {
   func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> Int
   /// True when a read would not wait: more input has already arrived.
   func hasInputWaiting() -> Bool
+  /// True when no read ever waits for a writer (a regular file): reading ahead holds back
+  /// nothing another program waits for.
+  var neverWaits: Bool { get }
 }
 
-extension Descriptor: ByteSink, ByteSource {}
+extension ByteSource {
+  /// A source is taken to wait for its writer unless it says otherwise.
+  public var neverWaits: Bool { false }
+}
+
+extension Descriptor: ByteSink, ByteSource {
+  public var neverWaits: Bool { regularFile != nil }
+}
