@@ -92,6 +92,7 @@ final class LibPQ {
   let getisnull: @convention(c) (Answer?, Int32, Int32) -> Int32
   let getvalue: @convention(c) (Answer?, Int32, Int32) -> Text?
   let getlength: @convention(c) (Answer?, Int32, Int32) -> Int32
+  let serverVersion: @convention(c) (Connection?) -> Int32
 
   /// Loads `name` (a soname, found as the dynamic loader finds any) and every function above.
   /// - Throws: ``PostgresError`` 69 naming the library, why, and the package to install.
@@ -149,6 +150,7 @@ final class LibPQ {
     getisnull = try find("PQgetisnull")
     getvalue = try find("PQgetvalue")
     getlength = try find("PQgetlength")
+    serverVersion = try find("PQserverVersion")
   }
 
   static func missing(_ name: String, _ why: String) -> PostgresError {

@@ -14,15 +14,20 @@ extension PostgresConnection {
   }
 
   /// Sends BEGIN and shop's settings (``opening``), `statements` and COMMIT in one round
-  /// trip (libpq's pipeline mode), then reads every answer. Each statement sees the ones before it, so a lock taken by one holds
-  /// for the next.
-  func runInOneTrip(_ statements: [Statement]) -> CommitOutcome {
+  /// trip (libpq's pipeline mode), then reads every answer. Each statement sees the ones
+  /// before it, so a lock taken by one holds for the next. `begun`: the transaction was
+  /// opened, with the opening, by an earlier trip; only `statements` and COMMIT are sent,
+  /// and a cancelled trip is not sent again here (its opening and lock are gone with the
+  /// ROLLBACK): the caller starts over.
+  func runInOneTrip(_ statements: [Statement], begun: Bool = false) -> CommitOutcome {
     var attempt = 1
     while true {
       settingsCancelled = false
-      let outcome = runInOneTripOnce(statements)
+      let outcome = runInOneTripOnce(statements, begun: begun)
       // Cancelled before COMMIT (``settingAttempts``): nothing was saved.
-      guard case .refused = outcome, settingsCancelled, attempt < Self.settingAttempts else {
+      guard case .refused = outcome, settingsCancelled, !begun,
+        attempt < Self.settingAttempts
+      else {
         return outcome
       }
       attempt += 1
@@ -32,10 +37,10 @@ extension PostgresConnection {
     }
   }
 
-  private func runInOneTripOnce(_ statements: [Statement]) -> CommitOutcome {
+  private func runInOneTripOnce(_ statements: [Statement], begun: Bool) -> CommitOutcome {
     guard !isLost else { return .refused(.unavailable(place, lostReason), []) }
-    var opening = self.opening
-    if !holdsTransactions {
+    var opening = begun ? [] : self.opening
+    if !holdsTransactions && !begun {
       // The first time, the opening goes alone and its answer is read: a pooler in statement
       // mode refuses a transaction that outlives its round trip, before anything can be saved.
       do {

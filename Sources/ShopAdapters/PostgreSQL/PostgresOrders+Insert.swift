@@ -1,6 +1,17 @@
 import ShopCore
 
 extension PostgresOrders {
+  /// How much of the table the numbering INSERT tests in SQL.
+  enum InsertCheck {
+    /// Not checked yet in this session: every column, as ``schemaFits``.
+    case everything
+    /// Checked before: its triggers, rules, kind and persistence (``tableFits``), which the
+    /// lock keeps as they are until COMMIT.
+    case table
+    /// Checked in full by an earlier statement of the same transaction, after its lock.
+    case nothing
+  }
+
   /// The server numbers the rows after the last order, and answers the numbering it
   /// continued and how many rows it inserted. The INSERT is a statement after the LOCK, and
   /// under READ COMMITTED each statement takes a new snapshot, so it sees every order
@@ -10,58 +21,127 @@ extension PostgresOrders {
   /// `shop`'s, or when the group's numbers would pass the largest `int8`, so nothing is
   /// written before `shop` has read why. Every column of an order is sent, `ref` as NULL
   /// (these orders have none): no DEFAULT of the table's takes the place of what `shop` sends;
-  /// `voids` is left out, as ``copySQL`` leaves it. Checking the table, it also answers
+  /// `voids` is left out, as ``copySQL`` leaves it. Checking the whole table, it also answers
   /// whether the table has `voids`, which readers of the same command then read.
-  private static func insertNumbered(checkingSchema: Bool) -> String {
-    """
-    WITH last AS (SELECT \(Numbering.columns)),
-    saved AS (
-      INSERT INTO \(table) (number, placed_at, items, total, payable, ref)
-      SELECT coalesce(last.number, \(Order.firstNumber - 1)) + u.o, to_timestamp(u.t), u.i, u.s, u.p,
-        NULL
-      FROM last, unnest($1::pg_catalog.int8[], $2::pg_catalog.jsonb[], $3::pg_catalog.int8[], $4::pg_catalog.int8[])
-        WITH ORDINALITY AS u(t, i, s, p, o)
-      WHERE \(Numbering.fitsSQL) AND \(checkingSchema ? schemaFits : tableFits)
-        AND \(PostgresConnection.durableSQL)
-        AND coalesce(last.number, \(Order.firstNumber - 1)) <= \(Int.max) - cardinality($1::pg_catalog.int8[])
-      RETURNING 1
-    )
-    SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved),
-      \(PostgresConnection.settingsColumns)\(checkingSchema ? ", \(hasVoidsSQL)" : "")
-    FROM last
-    """
+  private static func insertNumbered(checking: InsertCheck) -> String {
+    let fits: String
+    switch checking {
+    case .everything: fits = " AND \(schemaFits)"
+    case .table: fits = " AND \(tableFits)"
+    case .nothing: fits = ""
+    }
+    return """
+      WITH last AS (SELECT \(Numbering.columns)),
+      saved AS (
+        INSERT INTO \(table) (number, placed_at, items, total, payable, ref)
+        SELECT coalesce(last.number, \(Order.firstNumber - 1)) + u.o, to_timestamp(u.t), u.i, u.s, u.p,
+          NULL
+        FROM last, unnest($1::pg_catalog.int8[], $2::pg_catalog.jsonb[], $3::pg_catalog.int8[], $4::pg_catalog.int8[])
+          WITH ORDINALITY AS u(t, i, s, p, o)
+        WHERE \(Numbering.fitsSQL)\(fits)
+          AND \(PostgresConnection.durableSQL)
+          AND coalesce(last.number, \(Order.firstNumber - 1)) <= \(Int.max) - cardinality($1::pg_catalog.int8[])
+        RETURNING 1
+      )
+      SELECT last.first, last.number, last.previous, (SELECT count(*) FROM saved),
+        \(PostgresConnection.settingsColumns)\(checking == .everything ? ", \(hasVoidsSQL)" : "")
+      FROM last
+      """
   }
 
   /// LOCK, the INSERT and COMMIT sent together: one round trip for the group. Before the
   /// table was checked, the INSERT tests it in SQL; only when it inserted nothing, or failed,
   /// does a second trip ask the catalog why, so a `place` into a good table pays one
-  /// catalog query, inside its one round trip.
+  /// catalog query, inside its one round trip. The first transaction of a session, whose
+  /// opening goes in a trip of its own anyway, takes the quicker way when it can
+  /// (``insertAfterQuickCheck(_:on:)``).
   func insert(_ drafts: [Draft], on connection: PostgresConnection) throws -> [Order] {
+    if !schemaChecked && !connection.holdsTransactions && quickCheck,
+      let orders = try insertAfterQuickCheck(drafts, on: connection)
+    {
+      return orders
+    }
     let checking = !schemaChecked
     let outcome = connection.runInOneTrip([
       .init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock),
       .init(
-        sql: Self.insertNumbered(checkingSchema: checking), parameters: columns(of: drafts),
-        needs: Needs.insert),
+        sql: Self.insertNumbered(checking: checking ? .everything : .table),
+        parameters: columns(of: drafts), needs: Needs.insert),
     ])
+    return try settle(
+      outcome, of: drafts, checking: checking, hasVoids: nil, answers: 2, on: connection)
+  }
+
+  /// The first trip opens the transaction, takes the lock and reads the table's catalog rows
+  /// (``quickCheckQueries(serverVersion:)``); when they show exactly `shop`'s table, the
+  /// second sends the INSERT, which tests no catalog, and COMMIT. Otherwise the transaction
+  /// is rolled back and nil returned, for the plain way to check and insert.
+  private func insertAfterQuickCheck(_ drafts: [Draft], on connection: PostgresConnection)
+    throws -> [Order]?
+  {
+    let opening = connection.opening
+    let queries = Self.quickCheckQueries(
+      serverVersion: Int(connection.pq.serverVersion(connection.connection)))
+    let answers: [PostgresResult]
+    do {
+      answers = try connection.run(
+        opening + [.init(sql: "LOCK TABLE \(Self.table) IN EXCLUSIVE MODE", needs: Needs.lock)]
+          + queries)
+    } catch {
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      throw error
+    }
+    // The transaction outlived its round trip: no pooler in statement mode is between.
+    connection.holdsTransactions = true
+    guard let table = Self.plainlyShops(Array(answers.suffix(queries.count))) else {
+      try connection.run("ROLLBACK")
+      return nil
+    }
+    let outcome = connection.runInOneTrip(
+      [
+        .init(
+          sql: Self.insertNumbered(checking: .nothing), parameters: columns(of: drafts),
+          needs: Needs.insert)
+      ], begun: true)
+    // Cancelled before COMMIT: nothing was saved, and the plain way tries again from BEGIN.
+    if case .refused = outcome, connection.settingsCancelled {
+      if !connection.isLost { _ = try? connection.run("ROLLBACK") }
+      return nil
+    }
+    let orders = try settle(
+      outcome, of: drafts, checking: true, hasVoids: table.hasVoids, answers: 1, on: connection)
+    quicklyChecked += 1
+    return orders
+  }
+
+  /// What the INSERT's transaction came to: the orders numbered as the server numbered them,
+  /// or why not. `answers`: how many statements before COMMIT answer, the INSERT last.
+  /// `checking`: the table was not known to be `shop`'s before, so a refusal may be
+  /// explained by the catalog. `hasVoids`: whether the table has `voids`, as the quick check
+  /// read it; nil when the INSERT itself answers it (checking the whole table).
+  private func settle(
+    _ outcome: PostgresConnection.CommitOutcome, of drafts: [Draft], checking: Bool,
+    hasVoids knownVoids: Bool?, answers expected: Int, on connection: PostgresConnection
+  ) throws -> [Order] {
     let place = connection.place
-    // The answers are LOCK's, then the INSERT's.
     switch outcome {
     case .committed(let answers):
-      guard answers.count == 2, let inserted = answers[1].integer(0, 3) else {
+      guard answers.count == expected, let insert = answers.last,
+        let inserted = insert.integer(0, 3)
+      else {
         throw PostgresError.badData(place, "the last order number is not a number")
       }
-      let numbering = try Numbering(answers[1], from: 0, place: place)
+      let numbering = try Numbering(insert, from: 0, place: place)
       if inserted == drafts.count {
         if checking {
           schemaChecked = true
-          hasVoids = answers[1].text(0, 6) == "t"
+          hasVoids = knownVoids ?? (insert.text(0, 6) == "t")
         }
         return try Order.numbered(drafts, after: numbering.last)
       }
       // Nothing was inserted: shop's settings were not in force, the server found the table
       // or its numbering is not shop's, or the group's numbers would pass the largest one.
-      try Self.checkDurable(answers[1], from: 4, on: connection)
+      try Self.checkDurable(insert, from: 4, on: connection)
       try checkSchema(on: connection, writing: true)
       try numbering.check(place)
       if let last = numbering.last, last.addingReportingOverflow(drafts.count).overflow {
@@ -88,8 +168,9 @@ extension PostgresOrders {
       // An answer that never comes leaves the outcome unknown, which is not the same as
       // failed: the orders must not be reported, nor said to be unsaved.
       let last =
-        answers.count == 2
-        ? (try? Numbering(answers[1], from: 0, place: place))?.last ?? Order.firstNumber - 1
+        answers.count == expected
+        ? (try? Numbering(answers[expected - 1], from: 0, place: place))?.last
+          ?? Order.firstNumber - 1
         : nil
       throw PostgresError.unconfirmed(
         place, first: last.map { $0 &+ 1 }, count: drafts.count, lastReported: lastSaved,

@@ -50,6 +50,12 @@ public final class PostgresOrders: Orders, OrderVoids, OrderHistory {
   private var opened: PostgresConnection?
   /// The table was found to be `shop`'s on this connection: checked once per command.
   var schemaChecked = false
+  /// The first `place` of a session checks the table the quick way when it can
+  /// (``insertAfterQuickCheck(_:on:)``); off only in the tests that compare it with the plain
+  /// way.
+  var quickCheck = true
+  /// How many groups were inserted after the quick check, for the tests that compare ways.
+  var quicklyChecked = 0
   /// The checked table has the `ref` column; one made before refs has not, and readers, which
   /// never alter it, read its orders as having no ref.
   var hasReference = true
