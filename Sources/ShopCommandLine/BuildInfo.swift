@@ -26,4 +26,9 @@ package struct BuildInfo: Equatable, Sendable {
   package func versionLine(program: String, version: String) -> String {
     "\(program) \(version) (\(configuration.rawValue), PostgreSQL: \(postgreSQL ? "yes" : "no"))"
   }
+
+  /// What `--version` prints for a described program, newline included.
+  package func versionLine(of described: CommandLineDescription) -> String {
+    versionLine(program: described.program, version: described.version) + "\n"
+  }
 }

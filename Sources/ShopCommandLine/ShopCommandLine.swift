@@ -275,4 +275,10 @@ extension CommandLineDescription {
   package static func listingNewest(_ count: String) -> String {
     "shop \(Command.orders.rawValue) \(OptionDescription.last.long) \(count)"
   }
+
+  /// What an error adds when the outcome of the newest `count` orders is unknown.
+  package static func checkBeforePlacingAgain(newest count: Int) -> String {
+    let them = count == 1 ? "it" : "them"
+    return "; check with `\(listingNewest("\(count)"))` before placing \(them) again"
+  }
 }

@@ -20,5 +20,4 @@ struct Environment: Sendable {
     pgConnectTimeout = value("PGCONNECT_TIMEOUT")
     shopTimeout = value("SHOP_TIMEOUT")
   }
-
 }

@@ -40,9 +40,7 @@ private func report(_ error: any ShopError, _ errors: DescriptorOutput, _ keeper
   // A library's or a server's words may hold a control character, as may a URI's parts.
   var message = error.message
   if let count = error.newestToCheck {
-    let them = count == 1 ? "it" : "them"
-    let listing = CommandLineDescription.listingNewest("\(count)")
-    message += "; check with `\(listing)` before placing \(them) again"
+    message += CommandLineDescription.checkBeforePlacingAgain(newest: count)
   }
   if !message.isEmpty, keeper.errorsMayBePrinted {
     errors.write("Error: \(TerminalText.lines(message))\n")
@@ -90,9 +88,7 @@ private struct Root {
     case .manual:
       return try show(Manual.page(commandLine))
     case .version:
-      let line = BuildInfo.current.versionLine(
-        program: CommandLineDescription.shop.program, version: CommandLineDescription.shop.version)
-      return try show(line + "\n")
+      return try show(BuildInfo.current.versionLine(of: .shop))
 
     case .place(let options, let cart, let reference):
       let store = try admit(options.ordersPath, memory: options.memory)
@@ -251,8 +247,8 @@ private struct Root {
 
   /// The app of `batch`: quiet or loud text into a file (``PricedBatch``) or PostgreSQL
   /// (``PostgresPricedBatch``), priced straight from the input's bytes; otherwise one request
-  /// at a time. Built in the order of `place`'s,
-  /// the input opened last. The one `PlaceOrder` serves both ways.
+  /// at a time. Built in the order of `place`'s, the input opened last. The one `PlaceOrder`
+  /// serves both ways.
   func makeBatch(
     _ options: PlacementOptions, _ catalog: Chosen<CatalogSource>, _ store: Chosen<StoreSource>,
     path: FilePath?
@@ -273,22 +269,18 @@ private struct Root {
       try opened ?? BatchInput(descriptor: streams.readableInput(), name: StandardStreams.inputName)
     let placeOrder = PlaceOrder(
       catalog: catalog, orders: orders, clock: clock, report: report.report)
-    switch built {
-    case .file(let file):
-      if let priced = report.priced {
-        return PlaceBatch(
-          groups: PricedBatch(
-            input: input, catalog: catalog, store: file, clock: clock, report: priced,
-            placeOrder: placeOrder))
-      }
-    case .postgreSQL(let postgreSQL):
-      if let priced = report.priced {
-        return PlaceBatch(
-          groups: PostgresPricedBatch(
-            input: input, catalog: catalog, store: postgreSQL, clock: clock, report: priced,
-            placeOrder: placeOrder))
-      }
-    case .memory, nil: break
+    switch (built, report.priced) {
+    case (.file(let file)?, let priced?):
+      return PlaceBatch(
+        groups: PricedBatch(
+          input: input, catalog: catalog, store: file, clock: clock, report: priced,
+          placeOrder: placeOrder))
+    case (.postgreSQL(let database)?, let priced?):
+      return PlaceBatch(
+        groups: PostgresPricedBatch(
+          input: input, catalog: catalog, store: database, clock: clock, report: priced,
+          placeOrder: placeOrder))
+    case (.memory?, _), (.file?, nil), (.postgreSQL?, nil), (nil, _): break
     }
     return PlaceBatch(source: input, placeOrder: placeOrder)
   }
