@@ -23,21 +23,11 @@ public final class PostgresPricedBatch: BatchGroups {
   private var group: PricedBatch.Group
   private var ahead: PricedBatch.Group
   /// What was read ahead into ``ahead`` while the last group was stored, to place next.
-  private var readAhead: Read?
+  private var readAhead: PricedBatch.Group.Read?
   /// Reading ahead failed: thrown once the group stored meanwhile is reported.
   private var readFailure: (any Error)?
   /// How many groups went the fast way, for the tests that compare ways.
   private(set) var fastGroups = 0
-
-  /// What reading a group gave.
-  private enum Read {
-    /// Priced, in the group read into.
-    case priced
-    /// A group with a line the fast path does not price: the plain way's requests.
-    case plain([Request])
-    /// The end of input.
-    case end
-  }
 
   /// `placeOrder` is the plain way, built by the root from the same `catalog`, `store`,
   /// `clock` and `report`: this adapter builds no use case of its own.
@@ -59,13 +49,13 @@ public final class PostgresPricedBatch: BatchGroups {
       self.readFailure = nil
       throw readFailure
     }
-    let read: Read
+    let read: PricedBatch.Group.Read
     if let readAhead {
       swap(&group, &ahead)
       read = readAhead
       self.readAhead = nil
     } else {
-      read = try Self.read(input, into: &group)
+      read = try group.read(input)
     }
     switch read {
     case .end: return nil
@@ -81,7 +71,7 @@ public final class PostgresPricedBatch: BatchGroups {
     }
     if input.readsAhead {
       do {
-        readAhead = try Self.read(input, into: &ahead, meanwhile: sent)
+        readAhead = try ahead.read(input) { sent.sendWhatFits() }
       } catch {
         readFailure = error
       }
@@ -90,31 +80,6 @@ public final class PostgresPricedBatch: BatchGroups {
     fastGroups += 1
     if report.tellsPlaced { try tell(group, last: last) }
     return PlaceOrder.GroupResult(rejected: 0, lastNumber: last)
-  }
-
-  /// Reads the next group into `group`, priced when every line is a plain cart; as
-  /// ``PricedBatch`` reads one. Every 256 lines, hands the server more of `sent`'s rows.
-  private static func read(
-    _ input: BatchInput, into group: inout PricedBatch.Group,
-    meanwhile sent: PostgresOrders.SentGroup? = nil
-  ) throws -> Read {
-    group.removeAll()
-    var requests: [Request]?
-    var lines = 0
-    let more = try input.nextGroup { line, number in
-      lines &+= 1
-      if lines & 255 == 0 { sent?.sendWhatFits() }
-      if requests == nil {
-        if let line, group.add(line, number: number) { return }
-        requests = group.requests()
-      }
-      let request =
-        line.map { CartSyntax.request(line: $0, number: number) }
-        ?? Request(line: number, cart: .failure(.lineTooLong(limit: BatchInput.maximumLineBytes)))
-      requests?.append(request)
-    }
-    guard more else { return .end }
-    return requests.map { .plain($0) } ?? .priced
   }
 
   /// The reports of a group committed, numbered up to `last`, as ``PlaceOrder`` gives them:

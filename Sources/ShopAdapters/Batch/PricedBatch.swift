@@ -45,20 +45,11 @@ public final class PricedBatch: BatchGroups {
     var group = Group(table: table)
     swap(&group, &self.group)
     defer { swap(&group, &self.group) }
-    group.removeAll()
-    var requests: [Request]?
-    let more = try input.nextGroup { line, number in
-      if requests == nil {
-        if let line, group.add(line, number: number) { return }
-        requests = group.requests()
-      }
-      let request =
-        line.map { CartSyntax.request(line: $0, number: number) }
-        ?? Request(line: number, cart: .failure(.lineTooLong(limit: BatchInput.maximumLineBytes)))
-      requests?.append(request)
+    switch try group.read(input) {
+    case .end: return nil
+    case .plain(let requests): return try placeOrder.place(requests)
+    case .priced: break
     }
-    guard more else { return nil }
-    if let requests { return try placeOrder.place(requests) }
     switch try store.place(group, at: clock.now()) {
     case .placed(let last):
       if let last, report.tellsPlaced { try tell(group, last: last) }
@@ -126,6 +117,39 @@ public final class PricedBatch: BatchGroups {
     }
 
     var count: Int { ends.count }
+
+    /// What reading one group of the input gave.
+    enum Read {
+      /// The end of input.
+      case end
+      /// Every line a plain cart, priced in this group.
+      case priced
+      /// A line the fast path does not price: the whole group as the plain way's requests.
+      case plain([Request])
+    }
+
+    /// Reads the input's next group into this one, as both fast paths read it; `everyLines`
+    /// runs after every 256th line (the PostgreSQL path hands the server more rows then).
+    mutating func read(_ input: BatchInput, everyLines: (() -> Void)? = nil) throws -> Read {
+      removeAll()
+      var requests: [Request]?
+      var lines = 0
+      let more = try input.nextGroup { line, number in
+        lines &+= 1
+        if lines & 255 == 0 { everyLines?() }
+        if requests == nil {
+          if let line, add(line, number: number) { return }
+          requests = self.requests()
+        }
+        let request =
+          line.map { CartSyntax.request(line: $0, number: number) }
+          ?? Request(
+            line: number, cart: .failure(.lineTooLong(limit: BatchInput.maximumLineBytes)))
+        requests?.append(request)
+      }
+      guard more else { return .end }
+      return requests.map { .plain($0) } ?? .priced
+    }
 
     mutating func removeAll() {
       items.removeAll(keepingCapacity: true)
