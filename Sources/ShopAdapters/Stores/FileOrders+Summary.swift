@@ -1,5 +1,8 @@
 import ShopCore
 
+// Over 300 lines on purpose: the summary's fast path is fenced in this one file, so its
+// checks, its tally and its fallback to the plain path are read, and kept equal, together.
+
 /// The fast path of `shop summary` over a file (issue 35), fenced here: a line laid out
 /// exactly as `shop` writes it, and taken back by no void of the snapshot, is checked where it
 /// lies as the `--json` listing checks it (``StoredLine``) and summed from its bytes, with no
