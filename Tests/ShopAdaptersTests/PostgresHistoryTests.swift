@@ -178,17 +178,22 @@ struct PostgresHistoryTests {
     }
   }
 
-  /// One order whose SKU's revenue alone passes the largest integer (its total, stored by
-  /// hand, does not): the summary by SKU names it.
-  @Test func aSKUsRevenuePastTheLargestIntegerNamesItsOrder() throws {
+  /// One order whose SKU's revenue alone passes the largest integer, its total stored by hand
+  /// (so not the items'): every summary refuses it as the listing does, never sums it.
+  @Test func aSKUsRevenuePastTheLargestIntegerIsRefusedAsTheListingRefusesIt() throws {
     let (server, name, store, _) = try store()
     try server.sql(
       "UPDATE shop_orders SET items = '[{\"sku\":\"pen\",\"quantity\":2,\"price\":"
         + "\(Int.max / 2 + 1)}]' WHERE number IN (1045, 1060)", database: name)
-    let error = try #require(throws: PostgresError.self) {
-      try store.summary(of: .all, by: .sku)
+    let listed = #expect(throws: PostgresError.self) { try store.readAll { _ in } }
+    for grouping in [Summary.Grouping.none, .day, .sku] {
+      let error = try #require(throws: PostgresError.self) {
+        try store.summary(of: .all, by: grouping)
+      }
+      #expect(error.status == .dataError)
+      #expect(error.message == listed?.message, "\(grouping)")
+      #expect(error.message.hasSuffix("order 1045: total or payable does not match the items"))
     }
-    #expect(error.message.hasSuffix("from order 1045 on"), "\(error.message)")
   }
 
   /// Numberings that are not shop's, of one order and of more: the count's words fit it.

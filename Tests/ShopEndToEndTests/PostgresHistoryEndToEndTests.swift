@@ -33,4 +33,29 @@ struct PostgresHistoryEndToEndTests {
     #expect(csv.stdout.hasPrefix("number,placedAt,items,total,payable,ref,voids,voidedBy\r\n1001,"))
     #expect(csv.stdout.split(separator: "\r\n").count == 4)
   }
+
+  /// A row every listing refuses stops the summary too, in every grouping and form, with 65
+  /// and the listing's words.
+  @Test func aRowTheListingRefusesStopsEverySummaryForm() throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let uri = server.tcpURI(name)
+    let shop = try Shop()
+    for items in [["pen=2", "lamp=1"], ["lamp=1"], ["pen=1"]] {
+      #expect(try shop.run(["place", "--orders", uri] + items).status == 0)
+    }
+    try server.sql("UPDATE shop_orders SET total = 251 WHERE number = 1003", database: name)
+    let listing = try shop.run("orders", "--orders", uri)
+    #expect(listing.status == 65)
+    #expect(listing.stderr.contains("order 1003: total or payable does not match the items"))
+    for form in [
+      [], ["--by", "sku"], ["--by", "day"], ["--sku", "pen"], ["--csv"], ["--json"],
+      ["--by", "sku", "--csv"], ["--by", "day", "--json"],
+    ] {
+      let summary = try shop.run(["summary", "--orders", uri] + form)
+      #expect(summary.status == 65, "\(form): \(summary)")
+      #expect(summary.stdout == "", "\(form)")
+      #expect(summary.stderr == listing.stderr, "\(form)")
+    }
+  }
 }

@@ -228,7 +228,7 @@ public final class PostgresOrders: Orders, OrderVoids, OrderHistory {
   /// groups (`idle_session_timeout`, a restarted server, a pooler closing idle clients):
   /// every group before has its outcome reported, so a new connection takes its place, and
   /// checks the table again (it may be another server's, after a failover).
-  private func connect() throws -> PostgresConnection {
+  func connect() throws -> PostgresConnection {
     if let opened {
       guard opened.endedWhileIdle else { return opened }
       self.opened = nil
