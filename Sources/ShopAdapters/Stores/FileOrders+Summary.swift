@@ -17,7 +17,10 @@ extension FileOrders {
   public func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary {
     // The sums and the line taken, through a pointer: variables that the closures captured
     // would be checked for exclusive access at run time, each line.
-    var state = (sums: StoredSums(by: grouping), pending: LaidOutOrder<TalliedItems>?.none)
+    var state = (
+      sums: StoredSums(by: grouping), pending: LaidOutOrder<TalliedItems>?.none,
+      times: LaidOutWords.LastTime()
+    )
     return try withUnsafeMutablePointer(to: &state) { state in
       let skus = grouping == .sku ? state.pointer(to: \.sums.skus) : nil
       let inPlace = InPlace(
@@ -25,7 +28,9 @@ extension FileOrders {
           state.pointee.pending = nil
           // A line whose items were tallied as they were read, then refused, or placed out of
           // the range: its items are taken back, and the plain path decides.
-          guard let order = StoredLine.checked(bytes, startingWith: TalliedItems(skus, bytes)),
+          guard
+            let order = StoredLine.checked(
+              bytes, startingWith: TalliedItems(skus, bytes), times: &state.pointee.times),
             snapshot.voided.isEmpty || snapshot.voided[order.number] == nil
           else {
             skus?.pointee.takeBack()
