@@ -17,7 +17,10 @@ extension FileOrders {
   public func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary {
     // The sums and the line taken, through a pointer: variables that the closures captured
     // would be checked for exclusive access at run time, each line.
-    var state = (sums: StoredSums(by: grouping), pending: LaidOutOrder<TalliedItems>?.none)
+    var state = (
+      sums: StoredSums(by: grouping), pending: LaidOutOrder<TalliedItems>?.none,
+      times: LaidOutWords.LastTime()
+    )
     return try withUnsafeMutablePointer(to: &state) { state in
       let skus = grouping == .sku ? state.pointer(to: \.sums.skus) : nil
       let inPlace = InPlace(
@@ -25,7 +28,9 @@ extension FileOrders {
           state.pointee.pending = nil
           // A line whose items were tallied as they were read, then refused, or placed out of
           // the range: its items are taken back, and the plain path decides.
-          guard let order = StoredLine.checked(bytes, startingWith: TalliedItems(skus, bytes)),
+          guard
+            let order = StoredLine.checked(
+              bytes, startingWith: TalliedItems(skus, bytes), times: &state.pointee.times),
             snapshot.voided.isEmpty || snapshot.voided[order.number] == nil
           else {
             skus?.pointee.takeBack()
@@ -94,30 +99,18 @@ struct StoredSums {
   /// An order on a line laid out as `shop` writes it, in no void: it has each SKU once, and
   /// its items are already tallied (``TalliedItems``).
   mutating func add(_ order: LaidOutOrder<TalliedItems>) throws(SummaryTooLarge) {
-    try Self.add(order.number, order.total, order.payable, voided: false, to: &totals)
-    switch grouping {
-    case .none: return
-    case .day:
-      let day = Summary.day(of: order.placedAt).secondsSince1970
-      try Self.add(
-        order.number, order.total, order.payable, voided: false,
-        to: &days[day, default: Summary.Totals()])
-    case .sku: return
-    }
+    try addTotals(
+      order.number, order.total, order.payable, voided: false, placedAt: order.placedAt)
   }
 
   /// An order read the plain way, as ``ShopCore/SummaryTally/add(_:)`` adds it.
   mutating func add(_ order: Order) throws(SummaryTooLarge) {
     guard !order.isVoid else { return }
     let voided = order.voidedBy != nil
-    try Self.add(order.number, order.total, order.payable, voided: voided, to: &totals)
+    try addTotals(
+      order.number, order.total, order.payable, voided: voided, placedAt: order.placedAt)
     switch grouping {
-    case .none: return
-    case .day:
-      let day = Summary.day(of: order.placedAt).secondsSince1970
-      try Self.add(
-        order.number, order.total, order.payable, voided: voided,
-        to: &days[day, default: Summary.Totals()])
+    case .none, .day: return
     case .sku:
       guard !voided else { return }
       for (index, line) in order.lines.enumerated() {
@@ -132,6 +125,17 @@ struct StoredSums {
         guard fits else { throw SummaryTooLarge(number: order.number) }
       }
     }
+  }
+
+  /// What both ways of reading add: the order to the totals and, by day, to its day's.
+  @inline(__always)
+  private mutating func addTotals(
+    _ number: Int, _ total: Int, _ payable: Int, voided: Bool, placedAt: Timestamp
+  ) throws(SummaryTooLarge) {
+    try Self.add(number, total, payable, voided: voided, to: &totals)
+    guard grouping == .day else { return }
+    let day = Summary.day(of: placedAt).secondsSince1970
+    try Self.add(number, total, payable, voided: voided, to: &days[day, default: Summary.Totals()])
   }
 
   private static func add(
