@@ -31,6 +31,31 @@ struct PostgresVoidTests {
     }
   }
 
+  /// A void where no table is finds no order, as on a missing file, and creates nothing:
+  /// plain, under a ref, as JSON, and of numbers below and past the first.
+  @Test func aVoidWithNoTableFindsNoOrderAndCreatesNothing() throws {
+    let server = try PostgresServer.shared.get()
+    let name = try server.makeDatabase()
+    let uri = server.tcpURI(name)
+    let shop = try Shop()
+    let file = try orderFile()
+    for arguments in [
+      ["1001"], ["--ref", "a", "1001"], ["--json", "1001"], ["--json", "--ref", "b", "1002"],
+      ["1000"], ["9999"],
+    ] {
+      let onTable = try shop.run(["void", "--orders", uri] + arguments)
+      let onFile = try shop.run(["void", "--orders", file] + arguments)
+      #expect(onTable.status == 1, "\(arguments): \(onTable)")
+      #expect(onTable.status == onFile.status, "\(arguments)")
+      #expect(onTable.stdout == onFile.stdout, "\(arguments): \(onTable) vs \(onFile)")
+      #expect(onTable.stderr == onFile.stderr, "\(arguments): \(onTable) vs \(onFile)")
+      #expect(
+        try server.sql("SELECT to_regclass('shop_orders') IS NULL", database: name) == "t\n",
+        "\(arguments)")
+      #expect(!FileManager.default.fileExists(atPath: file), "\(arguments)")
+    }
+  }
+
   @Test func theRepliesOfTheFileStore() throws {
     let server = try PostgresServer.shared.get()
     let uri = server.tcpURI(try server.makeDatabase())

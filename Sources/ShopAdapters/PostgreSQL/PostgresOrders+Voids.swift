@@ -8,9 +8,12 @@ extension PostgresOrders {
   /// after the last, and COMMIT. The unique `voids` column refuses a second void of one order
   /// even from a writer that did not take the lock. A table made before voids gets the column
   /// only when a void is to be saved (a refused or repeated one alters nothing), and the void
-  /// is then decided again under the lock, as another may have come meanwhile.
+  /// is then decided again under the lock, as another may have come meanwhile. Where there is
+  /// no table, no order is there to void, and nothing is created (as on a file).
   public func void(_ draft: Draft) throws -> VoidOutcome {
-    let outcome = try withTable { connection -> VoidOutcome in
+    // No table holds no order: "no order", and nothing created.
+    let outcome = try withTable(missing: draft.voids.map(VoidOutcome.noOrder)) {
+      connection -> VoidOutcome in
       if let outcome = try void(draft, on: connection) { return outcome }
       try addVoids(on: connection)
       guard let outcome = try void(draft, on: connection) else {

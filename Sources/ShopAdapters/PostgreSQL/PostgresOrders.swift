@@ -138,7 +138,11 @@ public final class PostgresOrders: Orders, OrderVoids, OrderHistory {
   /// no `ref` column (a table made before refs), creates it or adds the column and runs
   /// `body` again, which checks the table anew. Costs nothing once the table is there. A
   /// table made before voids is left so: only `shop void` adds `voids` (``addVoids(on:)``).
-  func withTable<Result>(_ body: (PostgresConnection) throws -> Result) throws -> Result {
+  /// With `missing`, a writer that saves nothing where there is no table (a void finds no
+  /// order) answers it and creates nothing, as a missing orders file stays missing.
+  func withTable<Result>(
+    missing: Result? = nil, _ body: (PostgresConnection) throws -> Result
+  ) throws -> Result {
     let connection = try connect()
     do {
       return try body(connection)
@@ -146,6 +150,10 @@ public final class PostgresOrders: Orders, OrderVoids, OrderHistory {
       where error.sqlState == "42P01" || error.sqlState == "42703"
     {  // undefined_table; undefined_column: a table made before refs
       _ = try? connection.run("ROLLBACK")
+      if let missing, error.sqlState == "42P01" {
+        try checkNotHidden(on: connection)
+        return missing
+      }
       // The refused transaction waited for that ROLLBACK under the role's own
       // idle_in_transaction_session_timeout (shop's ended with the error): a session that
       // ended there is replaced, as nothing was in flight.
