@@ -191,6 +191,55 @@ struct PostgresTests {
     }
   }
 
+  /// A value libpq reads only when it connects, and would refuse then, is a URI it can't
+  /// take: 64 before connecting (never 69, "try again later"), and `--explain` says so. The
+  /// values it takes still connect.
+  @Test func aURIValueLibpqWouldRefuseIs64BeforeConnecting() throws {
+    let server = try PostgresServer.shared.get()
+    let database = try server.makeDatabase()
+    let shop = try Shop()
+    for uri in [
+      "postgresql://h:port/db", "postgresql://h:0/db", "postgresql://h:65536/db",
+      "postgresql://h/db?port=-1", "postgresql://h/db?port=1x", "postgresql://h/db?port=%20",
+      "postgresql://h/db?port=99999999999", "postgresql://h1:5432,h2:1x/db",
+      "postgresql://h1:5432,h2:0/db", "postgresql://h1,h2,h3/db?port=5432,5433",
+      "postgresql://h/db?sslmode=bogus", "postgresql://h/db?sslmode=REQUIRE",
+      "postgresql://h/db?gssencmode=always", "postgresql://h/db?channel_binding=on",
+      "postgresql://h/db?target_session_attrs=readwrite",
+      "postgresql://h/db?load_balance_hosts=all", "postgresql://h/db?sslcertmode=x",
+      "postgresql://h/db?ssl_min_protocol_version=TLSv9",
+      "postgresql://h/db?ssl_max_protocol_version=SSLv3", "postgresql://h/db?keepalives=yes",
+      "postgresql://h/db?keepalives_idle=ten", "postgresql://h/db?tcp_user_timeout=1.5",
+      "postgresql://h/db?bogus_parameter=1", "postgresql://u:S3cr3t@h:port/db",
+    ] {
+      for command in [["orders", "--count"], ["place", "pen=1"], ["summary"], ["void", "1001"]] {
+        let run = try shop.run([command[0], "--orders", uri] + command.dropFirst())
+        #expect(run.status == 64, "\(uri) \(command): \(run)")
+        #expect(run.stdout == "")
+        #expect(
+          run.stderr.hasPrefix("Error: the orders URI is not a PostgreSQL URI: "), "\(run)")
+        #expect(!run.stderr.contains("S3cr3t"), "\(run.stderr)")
+      }
+      let explained = try shop.run("orders", "--explain", "--orders", uri)
+      #expect(explained.status == 0)
+      #expect(
+        explained.stdout.contains("the command would stop with 64"), "\(uri): \(explained)")
+    }
+    let host = "postgres@127.0.0.1"
+    for uri in [
+      server.tcpURI(database) + "?sslmode=disable",
+      server.tcpURI(database) + "?sslmode=prefer&gssencmode=disable&channel_binding=prefer",
+      server.tcpURI(database) + "?target_session_attrs=any&keepalives=1&keepalives_idle=%2030%20",
+      server.tcpURI(database) + "?ssl_min_protocol_version=tlsv1.2&sslmode=disable",
+      "postgresql://\(host),127.0.0.1/\(database)?port=\(server.port)",
+      "postgresql://\(host):\(server.port),127.0.0.1:\(server.port)/\(database)",
+      "postgresql://\(host)/\(database)?port=\(server.port)",
+    ] {
+      let run = try shop.run("orders", "--orders", uri, "--count")
+      #expect(run.status == 0 && run.stdout == "0\n", "\(uri): \(run)")
+    }
+  }
+
   @Test func aStoredRowNoOrderCanHoldIsBadData() throws {
     let server = try PostgresServer.shared.get()
     let shop = try Shop()

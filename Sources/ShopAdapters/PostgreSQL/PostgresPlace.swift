@@ -61,6 +61,12 @@ struct PostgresPlace: CustomStringConvertible {
     for option in options {
       if let value = option.value { values[option.keyword] = value }
     }
+    // A value libpq reads only when it connects, and would refuse then: refused now, as a
+    // URI it can't take (64, not 69: trying again will not help).
+    if let why = refusal(values) {
+      return .failure(
+        PostgresError(status: .usage, message: "the orders URI is not a PostgreSQL URI: \(why)"))
+    }
     let host = values["host"].flatMap { $0.isEmpty ? nil : $0 } ?? values["hostaddr"]
     return .success(
       PostgresPlace(
@@ -69,6 +75,86 @@ struct PostgresPlace: CustomStringConvertible {
         host: host.flatMap { $0.isEmpty ? nil : $0 } ?? "localhost",
         port: values["port"].flatMap { $0.isEmpty ? nil : $0 },
         options: values["options"], connectTimeout: values["connect_timeout"]))
+  }
+
+  /// The values libpq takes for each parameter it checks against a list when it connects
+  /// (`strcmp`: in this letter case); a parameter this libpq does not know is refused by its
+  /// parser before this is asked, so a newer one's list is never checked against an older
+  /// libpq.
+  static let enumerated: [(key: String, values: [String])] = [
+    ("sslmode", ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]),
+    ("gssencmode", ["disable", "prefer", "require"]),
+    ("channel_binding", ["disable", "prefer", "require"]),
+    (
+      "target_session_attrs",
+      ["any", "read-write", "read-only", "primary", "standby", "prefer-standby"]
+    ),
+    ("load_balance_hosts", ["disable", "random"]),
+    ("sslcertmode", ["disable", "allow", "require"]),
+    ("sslnegotiation", ["postgres", "direct"]),
+  ]
+
+  /// The parameters libpq reads as a C `int` when it connects over TCP (refused here whatever
+  /// the host: a URI whose meaning changes with it is a mistake all the same).
+  /// `connect_timeout` is not one: `shop` bounds connecting itself, and reads a value that is
+  /// not a number as unset.
+  static let integers = [
+    "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
+    "tcp_user_timeout",
+  ]
+
+  /// Why libpq would refuse `values` (the URI as its parser read it) when it connects, or nil:
+  /// a port that is not an integer from 1 to 65535 (each of a list; an empty one is the
+  /// default), more than one port but not one per host, an integer parameter that is not a
+  /// C `int`, a value not in a parameter's list, a TLS version libpq does not name.
+  static func refusal(_ values: [String: String]) -> String? {
+    func quoted(_ text: String) -> String { TerminalText.quoted(text.utf8) }
+    if let ports = values["port"] {
+      let each = ports.split(separator: ",", omittingEmptySubsequences: false)
+      for port in each where !port.isEmpty {
+        guard let number = cInt(port), (1...65_535).contains(number) else {
+          return "the port \(quoted(String(port))) is not a number from 1 to 65535"
+        }
+      }
+      let hosts =
+        (values["host"].flatMap { $0.isEmpty ? nil : $0 } ?? values["hostaddr"])
+        .map { $0.split(separator: ",", omittingEmptySubsequences: false).count } ?? 1
+      if each.count > 1, each.count != hosts {
+        return
+          "\(each.count) ports for \(hosts) host\(hosts == 1 ? "" : "s"): give one, or one per host"
+      }
+    }
+    for key in integers {
+      if let value = values[key], !value.isEmpty, cInt(Substring(value)) == nil {
+        return "\(key) \(quoted(value)) is not a whole number"
+      }
+    }
+    for (key, allowed) in enumerated {
+      if let value = values[key], !value.isEmpty, !allowed.contains(value) {
+        return "\(key) \(quoted(value)) is not one of \(allowed.joined(separator: ", "))"
+      }
+    }
+    let versions = ["tlsv1", "tlsv1.1", "tlsv1.2", "tlsv1.3"]
+    for key in ["ssl_min_protocol_version", "ssl_max_protocol_version"] {
+      if let value = values[key], !value.isEmpty, !versions.contains(value.lowercased()) {
+        return "\(key) \(quoted(value)) is not one of TLSv1, TLSv1.1, TLSv1.2, TLSv1.3"
+      }
+    }
+    return nil
+  }
+
+  /// `text` as libpq's `parse_int_param` reads it (`strtol`: blanks, a sign, digits, then
+  /// only blanks), or nil when it refuses it.
+  static func cInt(_ text: Substring) -> Int? {
+    let blanks: Set<Character> = [" ", "\t", "\n", "\r", "\u{0B}", "\u{0C}"]
+    var rest = text.drop { blanks.contains($0) }
+    while let last = rest.last, blanks.contains(last) { rest = rest.dropLast() }
+    var digits = rest
+    if let sign = digits.first, sign == "+" || sign == "-" { digits = digits.dropFirst() }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let number = Int32(rest.first == "+" ? rest.dropFirst() : rest)
+    else { return nil }
+    return Int(number)
   }
 
   /// libpq's reading of the URI, whose %-escapes may make a newline or an escape sequence.
