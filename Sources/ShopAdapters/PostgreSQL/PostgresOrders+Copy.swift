@@ -56,7 +56,8 @@ extension PostgresOrders {
       var existing: [Reference: Order] = [:]
       for row in 0..<held.rows {
         let order = try Self.order(in: held, row, place: connection.place)
-        if let reference = order.reference { existing[reference] = order }
+        // The order as stored, as the file store answers it: a void's mark is a listing's.
+        if let reference = order.reference { existing[reference] = order.voided(by: nil) }
       }
       guard let planned = Placement.plan(drafts, after: lastNumber, existing: { existing[$0] })
       else { throw OrdersFull(last: lastNumber ?? 0) }
