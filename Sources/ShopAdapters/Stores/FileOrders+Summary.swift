@@ -15,6 +15,7 @@ import ShopCore
 /// rule, order by order, and `StoredSummaryTests` holds the two paths equal.
 extension FileOrders {
   public func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary {
+    if range.isAll { return try summaryOfAll(by: grouping) }
     // The sums and the line taken, through a pointer: variables that the closures captured
     // would be checked for exclusive access at run time, each line.
     var state = (
@@ -54,6 +55,62 @@ extension FileOrders {
       }
       return state.pointee.sums.summary
     }
+  }
+}
+
+extension FileOrders {
+  /// The summary of every order, read as ``orders(in:last:inPlace:_:)`` reads them all (a
+  /// strict snapshot, its voids first, each line's numbering from 1001, a line taken in
+  /// place or else parsed), in one loop over each buffer's lines: no closure is called, and
+  /// no snapshot handed on, a line.
+  private func summaryOfAll(by grouping: Summary.Grouping) throws -> Summary {
+    guard var opened = try openSnapshot(strict: true) else {
+      return StoredSums(by: grouping).summary
+    }
+    opened.voided = try voids(in: opened, from: 0)
+    let snapshot = opened
+    // Through a pointer, as in ``summary(of:by:)``: no exclusivity checks at run time.
+    var state = (
+      sums: StoredSums(by: grouping), previous: Int?.none, line: 1,
+      times: LaidOutWords.LastTime()
+    )
+    try withUnsafeMutablePointer(to: &state) { state in
+      let skus = grouping == .sku ? state.pointer(to: \.sums.skus) : nil
+      try snapshot.file.spans(from: 0, to: snapshot.end, unterminated: snapshot.unterminated) {
+        spanStart, span in
+        guard let base = span.baseAddress else { return true }
+        var at = 0
+        while at < span.count {
+          let rest = UnsafeRawBufferPointer(start: base + at, count: span.count - at)
+          // A span's last line lacks its newline only at an unterminated end.
+          let length = System.firstIndex(of: OrderLayout.lineEnd, in: rest) ?? rest.count
+          let line = UnsafeBufferPointer(start: base + at, count: length)
+          let lineNumber = state.pointee.line
+          state.pointee.line += 1
+          if let order = StoredLine.checked(
+            line, startingWith: TalliedItems(skus, line), times: &state.pointee.times),
+            snapshot.voided.isEmpty || snapshot.voided[order.number] == nil
+          {
+            skus?.pointee.keep()
+            try checkNumber(order.number, after: state.pointee.previous, line: lineNumber)
+            state.pointee.previous = order.number
+            try state.pointee.sums.add(order)
+          } else {
+            // Its items taken back; the plain path decides.
+            skus?.pointee.takeBack()
+            let (order, _) = try parse(line, line: lineNumber, at: spanStart + at, in: snapshot)
+            try checkNumber(order.number, after: state.pointee.previous, line: lineNumber)
+            state.pointee.previous = order.number
+            try state.pointee.sums.add(order)
+          }
+          at += length + 1
+        }
+        return true
+      } tooLong: { _ in
+        state.pointee.line
+      }
+    }
+    return state.sums.summary
   }
 }
 
