@@ -161,8 +161,8 @@ struct CommandLineParser {
       case .sku: parsed.values.sku = String(decoding: given, as: UTF8.self)
       case .reference: parsed.values.reference = Reference(given)
       case .time(let field):
-        parsed.values[time: field] = TimeArgument.timestamp(given, now: now).map {
-          TypedTime(text: given, timestamp: $0)
+        parsed.values[time: field] = TimeArgument.instant(given, now: now).map {
+          TypedTime(text: given, instant: $0)
         }
       case .flag, .help, .version:
         throw error("option '\(option.long)' is described as a flag", command)

@@ -167,14 +167,15 @@ extension Invocation {
 }
 
 extension TimeRange {
-  /// `--since` and `--until`, each checked by the parser; a range that ends where it starts
-  /// or before can hold no order, so it is taken for a mistake.
+  /// `--since` and `--until`, each checked by the parser. An `--until` at or before `--since`,
+  /// as typed, is taken for a mistake; one later only by a fraction of a second (`09:30:00.2`
+  /// to `09:30:01`) is a range, empty once both count as whole seconds.
   fileprivate init(
     _ values: OptionValues, _ described: CommandDescription,
     _ description: CommandLineDescription
   ) throws(UsageError) {
     if let since = values[time: .since], let until = values[time: .until],
-      until.timestamp <= since.timestamp
+      until.instant <= since.instant
     {
       let reason =
         "'\(OptionDescription.until.long)' \(TerminalText.quoted(until.text)) must be later than '\(OptionDescription.since.long)' "

@@ -119,10 +119,12 @@ package struct OptionValues: Equatable, Sendable {
   }
 }
 
-/// A time as typed (for messages) and the instant it names.
+/// A time as typed (for messages) and the instant it names, to the last digit typed.
 struct TypedTime: Equatable, Sendable {
   let text: [UInt8]
-  let timestamp: Timestamp
+  let instant: TimeArgument.Instant
+  /// The whole second orders are compared with.
+  var timestamp: Timestamp { instant.timestamp }
 }
 
 extension Summary.Grouping {

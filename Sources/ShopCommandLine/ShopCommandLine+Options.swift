@@ -17,7 +17,8 @@ extension OptionDescription {
   package static let memory = OptionDescription.flag(
     "--memory", help: "Keep orders in memory for this run only.", sets: .memory)
   package static let count = OptionDescription.flag(
-    "--count", help: "Print only the number of saved orders.", sets: .count)
+    "--count", help: "Print only how many records there are, orders and voids alike.",
+    sets: .count)
   package static let last = OptionDescription.count(
     "--last", name: "n", help: "List only the newest N orders.", sets: .last)
   package static let explain = OptionDescription.flag(

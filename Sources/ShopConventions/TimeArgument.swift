@@ -25,15 +25,45 @@ public enum TimeArgument {
   /// The instant `bytes` names, or nil when it is none of the forms. `now` is what `today` and
   /// `yesterday` count from; without it they are refused.
   public static func timestamp(_ bytes: [UInt8], now: Timestamp? = nil) -> Timestamp? {
+    instant(bytes, now: now)?.timestamp
+  }
+
+  /// The instant `bytes` names to its last digit, for comparing two times as they were
+  /// written: `09:30:00.2` is before `09:30:01` though both stand for 09:30:01. Nil when
+  /// `bytes` is none of the forms.
+  public static func instant(_ bytes: [UInt8], now: Timestamp? = nil) -> Instant? {
     if let now, let back = [Array("today".utf8), Array("yesterday".utf8)].firstIndex(of: bytes) {
-      return Timestamp(
-        secondsSince1970: Summary.day(of: now).secondsSince1970 - Int64(back) * 86400)
+      let day = Summary.day(of: now).secondsSince1970 - Int64(back) * 86400
+      return Instant(seconds: day, fraction: [])
     }
     return bytes.withUnsafeBufferPointer { rfc3339($0) }
   }
 
+  /// A time to any fraction of a second: the whole seconds since 1970 and the fraction's
+  /// digits without trailing zeros (so `.20` and `.2` are one instant). Ordered as the
+  /// instants are: digits compare as decimals after the point do.
+  public struct Instant: Comparable, Sendable {
+    public let seconds: Int64
+    public let fraction: [UInt8]
+
+    public init(seconds: Int64, fraction: [UInt8]) {
+      self.seconds = seconds
+      self.fraction = fraction
+    }
+
+    /// The second an order of this instant is stamped with: a fraction counts as the next.
+    public var timestamp: Timestamp {
+      Timestamp(secondsSince1970: seconds + (fraction.isEmpty ? 0 : 1))
+    }
+
+    public static func < (a: Instant, b: Instant) -> Bool {
+      a.seconds != b.seconds
+        ? a.seconds < b.seconds : a.fraction.lexicographicallyPrecedes(b.fraction)
+    }
+  }
+
   /// The forms with a date, by position: date, separator, time, fraction, zone.
-  private static func rfc3339(_ bytes: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+  private static func rfc3339(_ bytes: UnsafeBufferPointer<UInt8>) -> Instant? {
     func byte(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
     func number(_ from: Int, _ count: Int) -> Int64? {
       DecimalInteger.digits(bytes, at: from, count: count).map(Int64.init)
@@ -44,7 +74,7 @@ public enum TimeArgument {
     var hour: Int64 = 0
     var minute: Int64 = 0
     var second: Int64 = 0
-    var roundUp: Int64 = 0
+    var fraction: [UInt8] = []
     var offset: Int64 = 0
     if bytes.count > 10 {
       guard let separator = byte(10),
@@ -62,11 +92,10 @@ public enum TimeArgument {
         if byte(index) == UInt8(ascii: ".") {
           index += 1
           let start = index
-          while let digit = byte(index), DecimalInteger.isDigit(digit) {
-            if digit != UInt8(ascii: "0") { roundUp = 1 }
-            index += 1
-          }
+          while let digit = byte(index), DecimalInteger.isDigit(digit) { index += 1 }
           guard index > start else { return nil }
+          fraction = Array(bytes[start..<index])
+          while fraction.last == UInt8(ascii: "0") { fraction.removeLast() }
         }
       }
       switch byte(index) {
@@ -92,7 +121,7 @@ public enum TimeArgument {
       to: &text)
     guard let time = text.withUnsafeBufferPointer({ UTCTime.parse($0) }) else { return nil }
     let leap: Int64 = second == 60 ? 1 : 0
-    return Timestamp(secondsSince1970: time.secondsSince1970 - offset + leap + roundUp)
+    return Instant(seconds: time.secondsSince1970 - offset + leap, fraction: fraction)
   }
 
   /// The text of `time` as ``OrderJSON`` writes `placedAt`.

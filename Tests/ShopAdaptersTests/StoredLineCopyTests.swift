@@ -187,6 +187,69 @@ struct StoredLineCopyTests {
     #expect(self.fast(Array(stored.utf8)) == nil)
   }
 
+  /// Random files of several reading buffers (fixed seeds): orders as `shop` writes them and
+  /// in other layouts, voids, a SKU twice, and lines damaged anywhere (a bit flipped, a byte
+  /// taken out, a line repeated or left out, a line cut at the end): the fast path hands on
+  /// runs of lines where the plain one copies each, and both list the same bytes and stop with
+  /// the same error at the same line.
+  @Test func randomDamagedFilesListTheSameBothWays() throws {
+    var random = SplitMix(seed: 3505)
+    var (stopped, whole) = (0, 0)
+    for round in 0..<20 {
+      var lines: [String] = []
+      var number = 1001
+      var orders: [Int] = []  // Not voided yet.
+      let count = Int(random.next() % 1500) + 200
+      while lines.count < count {
+        let kind = random.next() % 100
+        let twice = kind == 0 && round % 4 == 1
+        let skus = twice ? ["pen", "ink", "pen"] : ["sku-\(random.next() % 50)", "lamp"]
+        let items = skus.prefix(Int(random.next() % 3) + 1).map {
+          #"{"sku":"\#($0)","quantity":2,"price":30}"#
+        }
+        let total = 60 * items.count
+        let ref = kind % 7 == 0 ? #","ref":"web-\#(number)""# : ""
+        var line =
+          #"{"number":\#(number)\#(ref),"items":[\#(items.joined(separator: ","))],"#
+          + #""total":\#(total),"payable":\#(Order.payable(total: total)),"# + Self.time
+        if kind == 3, !orders.isEmpty {
+          let target = orders.remove(at: Int(random.next() % UInt64(orders.count)))
+          line = #"{"number":\#(number),"voids":\#(target),"placedAt":"2026-11-30T06:06:43Z"}"#
+        } else {
+          if kind == 4 { line = line.replacingOccurrences(of: ",", with: ", ") }
+          orders.append(number)
+        }
+        lines.append(line)
+        number += 1
+      }
+      // Damage in most files: anywhere, of any kind, or none.
+      for _ in 0..<(round % 5 == 0 ? 0 : Int(random.next() % 3) + 1) {
+        let at = Int(random.next() % UInt64(lines.count))
+        var bytes = Array(lines[at].utf8)
+        let place = Int(random.next() % UInt64(bytes.count))
+        switch random.next() % 5 {
+        case 0: bytes[place] ^= 1 << UInt8(random.next() % 7)
+        case 1: bytes.remove(at: place)
+        case 2: lines.insert(lines[at], at: at)
+        case 3: lines.remove(at: at)
+        default: bytes[place] = UInt8(ascii: "0") + UInt8(random.next() % 10)
+        }
+        if random.next() % 5 < 2 { lines[at] = String(decoding: bytes, as: UTF8.self) }
+      }
+      var text = lines.joined(separator: "\n")
+      switch random.next() % 4 {
+      case 0: text += "\n"
+      case 1: text += "\n" + String(lines[0].prefix(30))
+      default: text += "\n"
+      }
+      let (fast, plain) = try listings(of: text)
+      #expect(fast.0 == plain.0, "round \(round)")
+      #expect(fast.1 == plain.1, "round \(round)")
+      if fast.1 == nil { whole += 1 } else { stopped += 1 }
+    }
+    #expect(stopped > 5 && whole > 3, "\(stopped) stopped, \(whole) whole")
+  }
+
   /// A file much larger than the listing's buffer, in either layout: the same bytes.
   @Test func aLongFileListsTheSameBothWays() throws {
     var text = ""

@@ -127,6 +127,22 @@ struct StoredSummaryTests {
     #expect(summed > 20 && stopped > 5, "\(summed) summed, \(stopped) stopped")
   }
 
+  /// The summary of every order reads each buffer's lines in one loop of its own: held to the
+  /// plain path on random files of several buffers, clean and damaged, by every grouping.
+  @Test(arguments: [Summary.Grouping.none, .day, .sku])
+  func randomLongFilesSumAlikeOverAllTime(grouping: Summary.Grouping) throws {
+    var random = SplitMix(seed: 52)
+    var (summed, stopped) = (0, 0)
+    for round in 0..<12 {
+      let count = Int.random(in: 400...2500, using: &random)
+      let text = randomFile(&random, count: count, clean: round % 2 == 0)
+      let (fast, plain) = try both(text, TimeRange(since: nil, until: nil), by: grouping)
+      #expect(fast == plain, "round \(round)")
+      if plain.hasPrefix("error") { stopped += 1 } else { summed += 1 }
+    }
+    #expect(summed >= 3 && stopped >= 3, "\(summed) summed, \(stopped) stopped")
+  }
+
   /// Each SKU of a line is tallied as the check reads it: a SKU met only on lines taken back
   /// afterwards (a voided order, one outside the range, a total that is wrong, a SKU given
   /// twice, a sum past `Int`) is in neither path's sales, and every other sum is the same.

@@ -123,6 +123,41 @@ struct HistoryTests {
     return (shop, orders)
   }
 
+  /// `--until` is compared with `--since` as typed, to its last digit: later only by a
+  /// fraction of a second is a range (empty when both count as one whole second), equal or
+  /// earlier is 64. The orders are stamped 06:06:43.
+  @Test(
+    arguments: [
+      ("06:06:42.2Z", "06:06:43Z", 0),
+      ("06:06:42.2Z", "06:06:42.5Z", 0),
+      ("06:06:42.2Z", "06:06:42.25Z", 0),
+      ("06:06:42.999999Z", "06:06:43Z", 0),
+      ("07:06:42.5+01:00", "06:06:42.6Z", 0),
+      ("06:06:59.999Z", "06:06:60Z", 0),
+      ("06:06:42.2Z", "06:06:43.5Z", 3),
+      ("06:06:43Z", "06:06:43.001Z", 3),
+      ("06:06:42.5Z", "06:06:42.2Z", nil),
+      ("06:06:42.20Z", "06:06:42.2Z", nil),
+      ("06:06:43Z", "06:06:43.000Z", nil),
+      ("06:06:42.3Z", "06:06:42.25Z", nil),
+      ("07:06:43+01:00", "06:06:43Z", nil),
+    ] as [(String, String, Int?)])
+  func untilIsComparedWithSinceAsTyped(since: String, until: String, count: Int?) throws {
+    let (shop, orders) = try shop(["pen=1", "lamp=1", "pen=2"])
+    let bounds = ["--since", "2026-11-30T" + since, "--until", "2026-11-30T" + until]
+    let counted = try shop.run(["orders", "--count", "--orders", orders] + bounds)
+    let summed = try shop.run(["summary", "--orders", orders] + bounds)
+    if let count {
+      #expect(counted.status == 0 && counted.stdout == "\(count)\n" && counted.stderr == "")
+      #expect(summed.status == 0 && summed.stdout.hasPrefix("orders \(count)  "), "\(summed)")
+    } else {
+      for run in [counted, summed] {
+        #expect(run.status == 64 && run.stdout == "", "\(run)")
+        #expect(run.stderr.contains("must be later than '--since'"), "\(run)")
+      }
+    }
+  }
+
   @Test func theSummaryIsTheSumOfTheListedOrders() throws {
     let items = ["pen=2 lamp=1", "lamp=1", "pen=1", "pen=9", "lamp=3 pen=1", "pen=7 lamp=1"]
     let (shop, orders) = try shop(items)

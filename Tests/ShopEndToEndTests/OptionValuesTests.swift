@@ -28,7 +28,8 @@ struct OptionValuesTests {
     }
     for (index, time) in OptionValues.Time.allCases.enumerated() {
       let typed = TypedTime(
-        text: Array("\(time)".utf8), timestamp: Timestamp(secondsSince1970: Int64(index)))
+        text: Array("\(time)".utf8),
+        instant: TimeArgument.Instant(seconds: Int64(index), fraction: []))
       values[time: time] = typed
       #expect(values[time: time] == typed)
     }

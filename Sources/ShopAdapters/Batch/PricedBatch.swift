@@ -93,6 +93,9 @@ public final class PricedBatch: BatchGroups {
     /// them (its start is where the one before ends; none when both are equal) and its
     /// fingerprint (0 for none). All empty unless ``hasReferences``.
     private var referenceBytes: [UInt8] = []
+    /// How many bytes of ``referenceBytes`` are the group's: the array only grows, so adding a
+    /// ref is one copy into room it already has.
+    private var referenceLength = 0
     private var referenceEnds: [Int] = []
     private(set) var fingerprints: [UInt64] = []
     private(set) var hasReferences = false
@@ -157,7 +160,7 @@ public final class PricedBatch: BatchGroups {
       totals.removeAll(keepingCapacity: true)
       lines.removeAll(keepingCapacity: true)
       if hasReferences {
-        referenceBytes.removeAll(keepingCapacity: true)
+        referenceLength = 0
         referenceEnds.removeAll(keepingCapacity: true)
         fingerprints.removeAll(keepingCapacity: true)
         for index in seen.indices { seen[index] = 0 }
@@ -174,14 +177,26 @@ public final class PricedBatch: BatchGroups {
       var cart = line
       var reference: UnsafeBufferPointer<UInt8>?
       var fingerprint: UInt64 = 0
+      var seenSlot = -1
       if line.first == UInt8(ascii: "@") {
+        // One pass finds where the ref ends, checks its bytes (``Reference/isValid(_:)``) and
+        // takes its fingerprint.
         var end = 1
-        while end < line.count, !CartSyntax.isBlank(line[end]) { end += 1 }
+        var allowed = true
+        var hash = Fingerprint.start
+        while end < line.count {
+          let byte = line[end]
+          if CartSyntax.isBlank(byte) { break }
+          allowed = allowed && Reference.isAllowed(byte)
+          hash = Fingerprint.step(hash, byte)
+          end += 1
+        }
+        guard allowed, end > 1, end - 1 <= Reference.maximumLength else { return false }
         let bytes = UnsafeBufferPointer(rebasing: line[1..<end])
+        fingerprint = Fingerprint.finish(hash)
         // A ref met before in the group is the plain way's to answer (already placed).
-        guard Reference.isValid(bytes) else { return false }
-        fingerprint = Fingerprint.of(bytes)
-        guard !holds(bytes, fingerprint: fingerprint) else { return false }
+        guard let free = freeSeenSlot(bytes, fingerprint: fingerprint) else { return false }
+        seenSlot = free
         reference = bytes
         cart = UnsafeBufferPointer(rebasing: line[end...])
       }
@@ -200,20 +215,21 @@ public final class PricedBatch: BatchGroups {
         }
         total = sum
       }
-      if let reference { addReference(reference, fingerprint: fingerprint) }
+      if let reference { addReference(reference, fingerprint: fingerprint, slot: seenSlot) }
       ends.append(items.count)
       totals.append(total)
       lines.append(number)
       if hasReferences && reference == nil {
-        referenceEnds.append(referenceBytes.count)
+        referenceEnds.append(referenceLength)
         fingerprints.append(0)
       }
       return true
     }
 
-    /// Whether an order of the group has the ref `bytes`, of that fingerprint.
-    private func holds(_ bytes: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Bool {
-      guard !seen.isEmpty else { return false }
+    /// The free slot of ``seen`` where the ref `bytes`, of that fingerprint, would go; nil when
+    /// an order of the group has it; -1 while ``seen`` is empty.
+    private func freeSeenSlot(_ bytes: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) -> Int? {
+      guard !seen.isEmpty else { return -1 }
       let mask = seen.count - 1
       var slot = Int(truncatingIfNeeded: fingerprint) & mask
       while seen[slot] != 0 {
@@ -223,11 +239,11 @@ public final class PricedBatch: BatchGroups {
             all[reference(of: order)].elementsEqual(bytes)
           })
         {
-          return true
+          return nil
         }
         slot = (slot + 1) & mask
       }
-      return false
+      return slot
     }
 
     /// Where the ref of order `index` is in ``referenceBytes``.
@@ -235,9 +251,11 @@ public final class PricedBatch: BatchGroups {
       (index == 0 ? 0 : referenceEnds[index - 1])..<referenceEnds[index]
     }
 
-    /// Keeps the ref of the order being added (the group's `count`-th), which ``holds`` did
-    /// not find.
-    private mutating func addReference(_ bytes: UnsafeBufferPointer<UInt8>, fingerprint: UInt64) {
+    /// Keeps the ref of the order being added (the group's `count`-th), which
+    /// ``freeSeenSlot(_:fingerprint:)`` did not find, but found `slot` free for.
+    private mutating func addReference(
+      _ bytes: UnsafeBufferPointer<UInt8>, fingerprint: UInt64, slot: Int
+    ) {
       if !hasReferences {
         // The orders before the first ref have none.
         referenceEnds.append(contentsOf: repeatElement(0, count: count))
@@ -245,8 +263,17 @@ public final class PricedBatch: BatchGroups {
         hasReferences = true
       }
       let index = count
-      referenceBytes.append(contentsOf: bytes)
-      referenceEnds.append(referenceBytes.count)
+      let start = referenceLength
+      if referenceBytes.count < start + bytes.count {
+        referenceBytes.append(
+          contentsOf: repeatElement(0, count: max(start + bytes.count, 2 * referenceBytes.count)))
+      }
+      referenceBytes.withUnsafeMutableBytes { all in
+        guard let base = all.baseAddress, let source = bytes.baseAddress else { return }
+        (base + start).copyMemory(from: source, byteCount: bytes.count)
+      }
+      referenceLength = start + bytes.count
+      referenceEnds.append(referenceLength)
       fingerprints.append(fingerprint)
       if (seenCount + 1) * 2 > seen.count {
         // Grown to twice the size, every ref placed again.
@@ -254,8 +281,11 @@ public final class PricedBatch: BatchGroups {
         while (seenCount + 1) * 2 > size { size *= 2 }
         seen = Array(repeating: 0, count: size)
         for order in 0..<index where fingerprints[order] != 0 { insertSeen(order) }
+        insertSeen(index)
+      } else {
+        // Not grown since it was found free.
+        seen[slot] = Int32(truncatingIfNeeded: index + 1)
       }
-      insertSeen(index)
       seenCount += 1
     }
 
@@ -419,7 +449,7 @@ public final class PricedBatch: BatchGroups {
       var bound = 0
       for item in items { bound += table.itemBound(item.entry) }
       bound += ends.count * (table.orderBound + time.count)
-      bound += referenceBytes.count
+      bound += referenceLength
       var lastStart = 0
       while true {
         let fits = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in

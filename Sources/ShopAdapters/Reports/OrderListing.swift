@@ -80,9 +80,17 @@ public final class OrderListing: Listing {
       return try history.readAll(list)
     }
     try store.readAllLines(
-      { line in
-        // One access to the buffer a line: each is checked for exclusivity at run time.
-        if OrderListing.append(line, to: &buffer) { try deliver(complete: false) }
+      { lines in
+        // A run of whole lines goes to the output as it lies, after what is buffered.
+        guard lines.last == UInt8(ascii: "\n") else {
+          if OrderListing.append(lines, to: &buffer) { try deliver(complete: false) }
+          return
+        }
+        if !buffer.isEmpty {
+          output.write(buffer)
+          buffer.removeAll(keepingCapacity: true)
+        }
+        try output.deliver(UnsafeRawBufferPointer(lines))
       }, orders: list)
   }
 

@@ -11,16 +11,68 @@ extension FileOrders {
   public func readAllLines(
     _ copy: (UnsafeBufferPointer<UInt8>) throws -> Void, orders: (Order) throws -> Void
   ) throws {
-    try readAllChecked { offset, lineNumber, bytes, snapshot, check in
-      if let number = StoredLine.number(of: bytes), snapshot.voided[number] == nil {
-        try check(number)
-        try copy(bytes)
-        return
+    guard var opened = try openSnapshot(strict: false) else { return }
+    // As ``readAllChecked(_:)`` reads: the voids first, up to a line that is not a record.
+    let (voided, fault) = try voids(in: opened, from: 0, upToAFault: true)
+    opened.voided = voided
+    let snapshot = opened
+    // The number read last, the number of the next line and the last line's time, through a
+    // pointer: captured variables would be checked for exclusive access at run time.
+    var state = (previous: Int?.none, line: 1, times: LaidOutWords.LastTime())
+    try withUnsafeMutablePointer(to: &state) { state in
+      try snapshot.file.spans(from: 0, to: snapshot.end, unterminated: snapshot.unterminated) {
+        spanStart, span in
+        guard let base = span.baseAddress else { return true }
+        // The lines from `run` to `at` were checked and are not handed on yet: they go as one
+        // run, before any line that is not, and before any error.
+        var run = 0
+        var at = 0
+        func handOn() throws {
+          if at > run { try copy(UnsafeBufferPointer(start: base + run, count: at - run)) }
+        }
+        while at < span.count {
+          let offset = spanStart + at
+          let rest = UnsafeRawBufferPointer(start: base + at, count: span.count - at)
+          // A span's last line lacks its newline only at an unterminated end.
+          let length = System.firstIndex(of: OrderLayout.lineEnd, in: rest) ?? rest.count
+          let next = min(at + length + 1, span.count)
+          let line = UnsafeBufferPointer(start: base + at, count: length)
+          let lineNumber = state.pointee.line
+          state.pointee.line += 1
+          if let fault, offset >= fault.offset {
+            try handOn()
+            throw fault.error
+          }
+          if let number = StoredLine.checked(
+            line, startingWith: StoredLine.Sum(), times: &state.pointee.times)?.number,
+            snapshot.voided.isEmpty || snapshot.voided[number] == nil,
+            Order.isNumber(number, after: state.pointee.previous)
+          {
+            state.pointee.previous = number
+            at = next
+            continue
+          }
+          try handOn()
+          let (order, stored) = try parse(line, line: lineNumber, at: offset, in: snapshot)
+          try checkNumber(order.number, after: state.pointee.previous, line: lineNumber)
+          state.pointee.previous = order.number
+          if let stored {
+            try copy(UnsafeBufferPointer(start: stored.baseAddress, count: next - at))
+          } else {
+            try orders(order)
+          }
+          at = next
+          run = next
+        }
+        try handOn()
+        return true
+      } tooLong: { _ in
+        state.pointee.line
       }
-      let (order, stored) = try parse(bytes, line: lineNumber, at: offset, in: snapshot)
-      try check(order.number)
-      if let stored { try copy(stored) } else { try orders(order) }
     }
+    // Every complete line was checked on the way, and listed; what the ends say about the
+    // bytes after them (a foreign tail) stops the listing here, as it stops a writer.
+    _ = try snapshot.ends.checked(in: snapshot.file, writing: false)
   }
 }
 
@@ -38,23 +90,45 @@ enum StoredLine {
   /// The line's members, when it passes every check of ``number(of:)``: its items are kept
   /// only as their sum.
   static func checked(_ line: UnsafeBufferPointer<UInt8>) -> LaidOutOrder<Sum>? {
-    checked(line, startingWith: Sum())
+    var times = LaidOutWords.LastTime()
+    return checked(line, startingWith: Sum(), times: &times)
   }
 
   /// ``checked(_:)``, its items kept as `empty` keeps them as they are read (a summary's tally
-  /// of them, which it takes back when the line fails a check).
+  /// of them, which it takes back when the line fails a check). The line is read by words
+  /// (``LaidOutWords``, `times` the time of the line read before) where they read it whole,
+  /// else by the fast decoder's reader of the layout; the checks after are the same.
   @inline(__always)
   static func checked<Items: CheckedItems>(
-    _ line: UnsafeBufferPointer<UInt8>, startingWith empty: Items
+    _ line: UnsafeBufferPointer<UInt8>, startingWith empty: Items,
+    times: inout LaidOutWords.LastTime
   ) -> LaidOutOrder<Items>? {
-    var parser = JSONParser(bytes: line)
-    guard let order = parser.laidOutOrder(startingWith: empty),
+    let read: LaidOutOrder<Items>?
+    // Whether two items name one SKU is known, when the words read the line.
+    var repeats: Bool?
+    switch LaidOutWords.read(line, startingWith: empty, times: &times) {
+    case .taken(let order, let distinct):
+      read = order
+      repeats = !distinct
+    case .refused: return nil
+    case .undecided: read = plainRead(line, startingWith: empty)
+    }
+    guard let order = read,
       (try? Order.checkStored(number: order.number)) != nil,
       order.reference.map({ Reference.isValid($0) }) ?? true,
       order.items.sum.amount == order.total, Order.payable(total: order.total) == order.payable,
-      !order.items.sum.mayRepeat || !repeatsSKU(line)
+      !(repeats ?? (order.items.sum.mayRepeat && repeatsSKU(line)))
     else { return nil }
     return order
+  }
+
+  /// The line's members as the fast decoder's reader of the layout reads them: what
+  /// ``LaidOutWords`` leaves undecided, and what it is held to.
+  static func plainRead<Items: LaidOutItems>(
+    _ line: UnsafeBufferPointer<UInt8>, startingWith empty: Items
+  ) -> LaidOutOrder<Items>? {
+    var parser = JSONParser(bytes: line)
+    return parser.laidOutOrder(startingWith: empty)
   }
 
   /// What items the check reads keep: at least their ``Sum``.

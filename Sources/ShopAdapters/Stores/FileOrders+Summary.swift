@@ -15,9 +15,13 @@ import ShopCore
 /// rule, order by order, and `StoredSummaryTests` holds the two paths equal.
 extension FileOrders {
   public func summary(of range: TimeRange, by grouping: Summary.Grouping) throws -> Summary {
+    if range.isAll { return try summaryOfAll(by: grouping) }
     // The sums and the line taken, through a pointer: variables that the closures captured
     // would be checked for exclusive access at run time, each line.
-    var state = (sums: StoredSums(by: grouping), pending: LaidOutOrder<TalliedItems>?.none)
+    var state = (
+      sums: StoredSums(by: grouping), pending: LaidOutOrder<TalliedItems>?.none,
+      times: LaidOutWords.LastTime()
+    )
     return try withUnsafeMutablePointer(to: &state) { state in
       let skus = grouping == .sku ? state.pointer(to: \.sums.skus) : nil
       let inPlace = InPlace(
@@ -25,7 +29,9 @@ extension FileOrders {
           state.pointee.pending = nil
           // A line whose items were tallied as they were read, then refused, or placed out of
           // the range: its items are taken back, and the plain path decides.
-          guard let order = StoredLine.checked(bytes, startingWith: TalliedItems(skus, bytes)),
+          guard
+            let order = StoredLine.checked(
+              bytes, startingWith: TalliedItems(skus, bytes), times: &state.pointee.times),
             snapshot.voided.isEmpty || snapshot.voided[order.number] == nil
           else {
             skus?.pointee.takeBack()
@@ -49,6 +55,62 @@ extension FileOrders {
       }
       return state.pointee.sums.summary
     }
+  }
+}
+
+extension FileOrders {
+  /// The summary of every order, read as ``orders(in:last:inPlace:_:)`` reads them all (a
+  /// strict snapshot, its voids first, each line's numbering from 1001, a line taken in
+  /// place or else parsed), in one loop over each buffer's lines: no closure is called, and
+  /// no snapshot handed on, a line.
+  private func summaryOfAll(by grouping: Summary.Grouping) throws -> Summary {
+    guard var opened = try openSnapshot(strict: true) else {
+      return StoredSums(by: grouping).summary
+    }
+    opened.voided = try voids(in: opened, from: 0)
+    let snapshot = opened
+    // Through a pointer, as in ``summary(of:by:)``: no exclusivity checks at run time.
+    var state = (
+      sums: StoredSums(by: grouping), previous: Int?.none, line: 1,
+      times: LaidOutWords.LastTime()
+    )
+    try withUnsafeMutablePointer(to: &state) { state in
+      let skus = grouping == .sku ? state.pointer(to: \.sums.skus) : nil
+      try snapshot.file.spans(from: 0, to: snapshot.end, unterminated: snapshot.unterminated) {
+        spanStart, span in
+        guard let base = span.baseAddress else { return true }
+        var at = 0
+        while at < span.count {
+          let rest = UnsafeRawBufferPointer(start: base + at, count: span.count - at)
+          // A span's last line lacks its newline only at an unterminated end.
+          let length = System.firstIndex(of: OrderLayout.lineEnd, in: rest) ?? rest.count
+          let line = UnsafeBufferPointer(start: base + at, count: length)
+          let lineNumber = state.pointee.line
+          state.pointee.line += 1
+          if let order = StoredLine.checked(
+            line, startingWith: TalliedItems(skus, line), times: &state.pointee.times),
+            snapshot.voided.isEmpty || snapshot.voided[order.number] == nil
+          {
+            skus?.pointee.keep()
+            try checkNumber(order.number, after: state.pointee.previous, line: lineNumber)
+            state.pointee.previous = order.number
+            try state.pointee.sums.add(order)
+          } else {
+            // Its items taken back; the plain path decides.
+            skus?.pointee.takeBack()
+            let (order, _) = try parse(line, line: lineNumber, at: spanStart + at, in: snapshot)
+            try checkNumber(order.number, after: state.pointee.previous, line: lineNumber)
+            state.pointee.previous = order.number
+            try state.pointee.sums.add(order)
+          }
+          at += length + 1
+        }
+        return true
+      } tooLong: { _ in
+        state.pointee.line
+      }
+    }
+    return state.sums.summary
   }
 }
 
@@ -94,30 +156,18 @@ struct StoredSums {
   /// An order on a line laid out as `shop` writes it, in no void: it has each SKU once, and
   /// its items are already tallied (``TalliedItems``).
   mutating func add(_ order: LaidOutOrder<TalliedItems>) throws(SummaryTooLarge) {
-    try Self.add(order.number, order.total, order.payable, voided: false, to: &totals)
-    switch grouping {
-    case .none: return
-    case .day:
-      let day = Summary.day(of: order.placedAt).secondsSince1970
-      try Self.add(
-        order.number, order.total, order.payable, voided: false,
-        to: &days[day, default: Summary.Totals()])
-    case .sku: return
-    }
+    try addTotals(
+      order.number, order.total, order.payable, voided: false, placedAt: order.placedAt)
   }
 
   /// An order read the plain way, as ``ShopCore/SummaryTally/add(_:)`` adds it.
   mutating func add(_ order: Order) throws(SummaryTooLarge) {
     guard !order.isVoid else { return }
     let voided = order.voidedBy != nil
-    try Self.add(order.number, order.total, order.payable, voided: voided, to: &totals)
+    try addTotals(
+      order.number, order.total, order.payable, voided: voided, placedAt: order.placedAt)
     switch grouping {
-    case .none: return
-    case .day:
-      let day = Summary.day(of: order.placedAt).secondsSince1970
-      try Self.add(
-        order.number, order.total, order.payable, voided: voided,
-        to: &days[day, default: Summary.Totals()])
+    case .none, .day: return
     case .sku:
       guard !voided else { return }
       for (index, line) in order.lines.enumerated() {
@@ -132,6 +182,17 @@ struct StoredSums {
         guard fits else { throw SummaryTooLarge(number: order.number) }
       }
     }
+  }
+
+  /// What both ways of reading add: the order to the totals and, by day, to its day's.
+  @inline(__always)
+  private mutating func addTotals(
+    _ number: Int, _ total: Int, _ payable: Int, voided: Bool, placedAt: Timestamp
+  ) throws(SummaryTooLarge) {
+    try Self.add(number, total, payable, voided: voided, to: &totals)
+    guard grouping == .day else { return }
+    let day = Summary.day(of: placedAt).secondsSince1970
+    try Self.add(number, total, payable, voided: voided, to: &days[day, default: Summary.Totals()])
   }
 
   private static func add(

@@ -295,26 +295,36 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     var unterminated: Order?
     if case .whole(let order) = ends.tail { unterminated = order }
     var indexed: (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
+    // Per order of the group, the slot its ref's look-up found free, where it is inserted
+    // after the sync unless the table changed in between (``ReferenceIndex/generation``).
+    var free: [Int] = []
+    var hinted = -1
     if group.hasReferences {
       let opened = try openReferences(in: file, end: linesEnd, details: before)
       let last = unterminated?.reference
+      hinted = opened.index.generation
+      free = [Int](repeating: -1, count: group.count)
       // In the order of their slots: the table is read from start to end, each few read ahead.
       let order = opened.index.inSlotOrder(group.count) { group.fingerprints[$0] }
       for start in stride(from: 0, to: order.count, by: ReferenceIndex.readAheadRefs) {
         let part = order[start..<min(start + ReferenceIndex.readAheadRefs, order.count)]
         opened.index.readAhead(part.lazy.map { group.fingerprints[$0] })
+        var next = part.startIndex
         try group.forEachReference(part) { hash, bytes throws(FileError) in
           guard last.map({ !$0.text.utf8.elementsEqual(bytes) }) ?? true,
-            try !opened.index.holds(hash, bytes, in: opened.orders)
+            let slot = try opened.index.freeSlot(hash, bytes, in: opened.orders)
           else {
             refused = true
             return false
           }
+          free[part[next]] = slot
+          next += 1
           return true
         }
         if refused { break }
       }
       if refused { return nothing }
+      if opened.index.generation != hinted { hinted = -1 }
       indexed = opened
     }
     let last = ends.last?.number
@@ -339,11 +349,20 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     lastLineStart = group.write(
       numberedFrom: first, placedAt: placedAt, to: &pending, references: &offsets,
       at: restore)
+    // The free slots in the order of `offsets`: the completed last line's ref has none.
+    var hints: [Int] = []
+    if hinted >= 0 {
+      hints.reserveCapacity(offsets.count)
+      if indexed != nil, unterminated?.reference != nil { hints.append(-1) }
+      for index in 0..<group.count where group.fingerprints[index] != 0 {
+        hints.append(free[index])
+      }
+    }
     try file.append(pending, at: restore, size: fileEnd, syncingFolder: ends.last == nil)
     let end = restore + pending.count
     let lastStart = restore + lastLineStart
     return Appended(placements: [], lastNumber: lastNumber, restore: restore, times: times) {
-      [offsets] in
+      [offsets, hints, hinted] in
       guard let indexed else {
         self.advanceIndex(
           before, linesEnd: linesEnd, end: end, lastStart: lastStart, last: lastNumber,
@@ -352,7 +371,8 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
       }
       do {
         try indexed.index.record(
-          offsets, end: end, lastStart: lastStart, last: lastNumber, indexed.orders)
+          offsets, hints: hints, hinted: hinted, end: end, lastStart: lastStart,
+          last: lastNumber, indexed.orders)
       } catch {
         indexed.index.drop()  // Left behind the orders: caught up on its next use.
       }

@@ -60,11 +60,35 @@ extension ReferenceIndex {
       let map: MappedFile
       let writable: Bool
       var bytes: UnsafeMutableRawBufferPointer { map.bytes }
+      /// One bit a block: set when this process checked the block's sum, or wrote the block
+      /// itself, since the index file was last seen as ``sealed`` says. Every store this
+      /// process makes keeps a block's sum, so a set bit stays true until another program
+      /// writes the file, which changes its times.
+      /// A raw buffer, not an array: read on every slot a look-up visits, with no reference
+      /// counted or access checked.
+      private(set) var verified = UnsafeMutableBufferPointer<UInt64>(start: nil, count: 0)
+      /// What `fstat` said of the index file when ``verified`` was last known true; nil for
+      /// memory, which no other process can write.
+      var sealed: FileDetails?
 
       init(file: Descriptor?, map: MappedFile, writable: Bool) {
         self.file = file
         self.map = map
         self.writable = writable
+      }
+
+      deinit {
+        verified.deallocate()
+      }
+
+      /// Sets every bit of ``verified`` to `bit`, sized for `blocks` blocks.
+      func resetVerified(blocks: Int, to bit: Bool) {
+        let words = (blocks + 63) / 64
+        if verified.count != words {
+          verified.deallocate()
+          verified = .allocate(capacity: words)
+        }
+        verified.initialize(repeating: bit ? .max : 0)
       }
     }
 
@@ -130,6 +154,51 @@ extension ReferenceIndex {
       )
     }
 
+    /// Whether `block` sums to its checksum, computed once a run unless another program
+    /// wrote the file since (``keepVerified()``).
+    @inline(__always)
+    func check(block: Int) -> Bool {
+      if isVerified(block) { return true }
+      guard verify(block: block) else { return false }
+      let verified = storage.verified
+      let word = block >> 6
+      if word >= 0, word < verified.count { verified[word] |= 1 << UInt64(block & 63) }
+      return true
+    }
+
+    @inline(__always)
+    func isVerified(_ block: Int) -> Bool {
+      let verified = storage.verified
+      let word = block >> 6
+      return word >= 0 && word < verified.count && verified[word] & (1 << UInt64(block & 63)) != 0
+    }
+
+    /// Says every block is known to sum to its checksum: a table this process has just
+    /// written whole.
+    private func markVerified() {
+      storage.resetVerified(blocks: capacity / Table.blockSlots, to: true)
+    }
+
+    /// Forgets which blocks were checked unless the index file is as this process last left it
+    /// (same times, size, owner and mode): a file another program wrote may have any bytes.
+    /// Called under the orders file's lock, before a look-up.
+    func keepVerified() {
+      guard let file = storage.file else { return }
+      let now = try? file.details()
+      if now == nil || now != storage.sealed {
+        // Sized by the map, not by a capacity read from the file, which may be anything.
+        storage.resetVerified(
+          blocks: storage.bytes.count / (Table.blockSlots * Table.slotBytes), to: false)
+      }
+      storage.sealed = now
+    }
+
+    /// Records the index file as this process leaves it, after its own writes.
+    private func seal() {
+      guard let file = storage.file else { return }
+      storage.sealed = try? file.details()
+    }
+
     /// What a slot adds to its block's checksum: 0 for an empty one; else a mix, under the
     /// salt, in which changing the hash, the offset or the position alone always changes it.
     private func term(_ index: Int, _ hash: UInt64, _ offset: UInt64) -> UInt64 {
@@ -170,11 +239,22 @@ extension ReferenceIndex {
 
     /// A sum of the first bytes of each cache line of the block that slot `hash` (masked)
     /// falls in, and of its checksum: read only to bring them into the cache.
+    /// For a block already checked this run (``check(block:)``), only the slot's own cache
+    /// line, the next and the checksum: a look-up or insert reads no more.
     func readAhead(_ hash: Int) -> UInt64 {
       let bytes = storage.bytes
       let capacity = Int(
         truncatingIfNeeded: bytes.load(fromByteOffset: Field.capacity.rawValue, as: UInt64.self))
-      let block = (hash & (capacity - 1)) / Table.blockSlots
+      let slot = hash & (capacity - 1)
+      let block = slot / Table.blockSlots
+      if isVerified(block) {
+        let at = Table.headerBytes + slot * Table.slotBytes
+        let next = Table.headerBytes + ((slot + 4) & (capacity - 1)) * Table.slotBytes
+        let checksum = Table.headerBytes + capacity * Table.slotBytes + block * 8
+        return bytes.load(fromByteOffset: at, as: UInt64.self)
+          &+ bytes.load(fromByteOffset: next, as: UInt64.self)
+          &+ bytes.load(fromByteOffset: checksum, as: UInt64.self)
+      }
       let start = Table.headerBytes + block * Table.blockSlots * Table.slotBytes
       var sum: UInt64 = 0
       for line in stride(from: 0, to: Table.blockSlots * Table.slotBytes, by: 64) {
@@ -232,6 +312,41 @@ extension ReferenceIndex {
       return .added
     }
 
+    /// ``insert(_:_:holds:)`` of a slot that a look-up under the same lock, in this table of
+    /// this capacity, found free at `hint` (the first free slot after every slot from the
+    /// hash's own one): only the slots the group's inserts have since taken are probed again.
+    func insert(_ hash: UInt64, _ offset: Int, from hint: Int) -> Insertion {
+      let bytes = storage.bytes
+      let capacity = self.capacity
+      var index = hint & (capacity - 1)
+      var probes = 0
+      while true {
+        let at = Table.headerBytes + index * Table.slotBytes
+        let slotHash = bytes.load(fromByteOffset: at, as: UInt64.self)
+        if slotHash == 0 { break }
+        if slotHash == hash,
+          Int(truncatingIfNeeded: bytes.load(fromByteOffset: at + 8, as: UInt64.self)) == offset
+        {
+          return .present
+        }
+        probes += 1
+        if probes == capacity { return .full }
+        index = (index + 1) & (capacity - 1)
+      }
+      let at = Table.headerBytes + index * Table.slotBytes
+      let stored = UInt64(truncatingIfNeeded: offset)
+      bytes.storeBytes(of: stored, toByteOffset: at + 8, as: UInt64.self)
+      bytes.storeBytes(of: hash, toByteOffset: at, as: UInt64.self)
+      let sum = Table.headerBytes + capacity * Table.slotBytes + index / Table.blockSlots * 8
+      let salt = bytes.load(fromByteOffset: Field.salt.rawValue, as: UInt64.self)
+      bytes.storeBytes(
+        of: bytes.load(fromByteOffset: sum, as: UInt64.self)
+          &+ Table.term(index, hash, stored, salt: salt),
+        toByteOffset: sum, as: UInt64.self)
+      store(UInt64(count + 1), .count)
+      return .added
+    }
+
     // MARK: - Finishing
 
     /// Says the table covers the orders file up to `end`, whose first and last lines hash to
@@ -254,6 +369,7 @@ extension ReferenceIndex {
       store(details.changed, .ordersChanged)
       store(boot, .boot)
       store(checksum, .checksum)
+      seal()
     }
 
     /// Makes the header fail its check, so the next use rebuilds the table: for a table found
@@ -339,6 +455,7 @@ extension ReferenceIndex {
           identity: try file.status().identity)
         table.start(capacity: capacity)
         try System.rename(new, to: path)
+        table.seal()
         return table
       } catch {
         try? System.remove(new)
@@ -356,10 +473,12 @@ extension ReferenceIndex {
       return table
     }
 
+    /// A new table's header; its blocks, all empty, sum to their zero checksums.
     private func start(capacity: Int) {
       store(Table.magic, .magic)
       store(UInt64(capacity), .capacity)
       store(UInt64.random(in: 1...UInt64.max), .salt)
+      markVerified()
     }
 
     /// A table twice the size with the same slots and header; a file replaces this one. Every
@@ -376,8 +495,17 @@ extension ReferenceIndex {
       let chunk = 1 << 16
       for start in stride(from: 0, to: self.capacity, by: chunk) {
         let stop = min(start + chunk, self.capacity)
+        // Where these slots go in the new table, which they fill about half: its pages mapped
+        // in one call each, not a fault a page.
+        for half in [start, start + self.capacity] {
+          bigger.storage.map.populate(
+            (Table.headerBytes + half * Table.slotBytes)..<(Table.headerBytes
+              + (half + stop
+                - start) * Table.slotBytes)
+          )
+        }
         for block in (start / Table.blockSlots)..<(stop / Table.blockSlots)
-        where !verify(block: block) {
+        where !check(block: block) {
           spoil()
           throw .damagedIndex
         }
@@ -398,6 +526,7 @@ extension ReferenceIndex {
         bigger.store(load(field), field)
       }
       bigger.store(bigger.checksum, .checksum)
+      bigger.seal()
       return bigger
     }
 
@@ -443,8 +572,11 @@ extension ReferenceIndex {
         if error.isOutOfMemory { throw error }
         return nil
       }
-      return Table(
+      let table = Table(
         storage: Storage(file: file, map: map, writable: writable), identity: status.identity)
+      // Nothing checked yet: every block is summed on its first look-up.
+      table.keepVerified()
+      return table
     }
 
     /// Gives the open index the orders file's readers: its read bits, its group when that

@@ -24,7 +24,12 @@ final class ReferenceIndex {
   let path: FilePath
   private let ordersPath: FilePath
   private let boot: UInt64
-  private var table: Table?
+  private var table: Table? {
+    didSet { generation &+= 1 }
+  }
+  /// Changes whenever ``table`` does (reopened, rebuilt, grown, dropped): a slot a look-up
+  /// found free is where its ref may be inserted only while this stays the same.
+  private(set) var generation = 0
 
   init(orders: FilePath) {
     ordersPath = orders
@@ -69,6 +74,9 @@ final class ReferenceIndex {
       try rebuild(orders)
       return
     }
+    // Blocks checked earlier this run are believed again only if no other program has
+    // written the index since.
+    table.keepVerified()
     // An index left readable by more than the orders file (made by an older shop, or the
     // orders file's mode changed since) is narrowed by the next writer.
     if orders.ownsIndex { try? table.matchPermissions(of: orders.details) }
@@ -92,6 +100,29 @@ final class ReferenceIndex {
     throws(FileError) -> Bool
   {
     try located(hash, in: orders) { $0.text.utf8.elementsEqual(bytes) } != nil
+  }
+
+  /// ``holds(_:_:in:)`` for a batch's ref, which also says where it would go: nil when an
+  /// order holds it; else the free slot its look-up stopped at, where ``record(_:hints:end:lastStart:last:_:)``
+  /// may insert it while ``generation`` stays the same, or -1 when no slot can be told.
+  /// The slots are read as ``located(_:in:)`` reads them, every block checked; anything but a
+  /// free slot in a trusted table that covers the whole file goes the plain way.
+  func freeSlot(_ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, in orders: Orders)
+    throws(FileError) -> Int?
+  {
+    if let table, table.indexedEnd >= orders.end {
+      let capacity = table.capacity
+      var slot = Int(truncatingIfNeeded: hash) & (capacity - 1)
+      for _ in 0..<capacity {
+        guard table.check(block: slot / Table.blockSlots) else { break }
+        let slotHash = table.slot(slot).hash
+        if slotHash == 0 { return slot }
+        // A hit, or another ref under the same hash: the plain look-up checks its line.
+        if slotHash == hash { break }
+        slot = (slot + 1) & (capacity - 1)
+      }
+    }
+    return try holds(hash, bytes, in: orders) ? nil : -1
   }
 
   /// The order holding the ref of fingerprint `hash` that `isSought` says is the one sought.
@@ -192,15 +223,19 @@ final class ReferenceIndex {
 
   /// Records new orders, already synced in the orders file at `offsets`, and that the index
   /// now covers the file up to `end`, where the last line starts at `lastStart`.
+  /// `hints`, when given, is for each reference the slot ``freeSlot(_:_:in:)`` found free for
+  /// it (or -1) while ``generation`` was `hinted`: used only if the table has not changed since.
   func record(
-    _ references: [(hash: UInt64, offset: Int)], end: Int, lastStart: Int, last: Int,
-    _ orders: Orders
+    _ references: [(hash: UInt64, offset: Int)], hints: [Int]? = nil, hinted: Int = -1,
+    end: Int, lastStart: Int, last: Int, _ orders: Orders
   ) throws(SystemError) {
     // Another owner's index, read only: behind the orders now, so not used again this run.
     guard var table, table.writable else {
       drop()
       return
     }
+    var hints = hints
+    if hinted != generation || hints?.count != references.count { hints = nil }
     // Grown once to its size for the group, not doubled step by step as it fills.
     while (table.count + references.count) * 2 > table.capacity {
       table = try table.grown(at: path, like: orders.details)
@@ -213,7 +248,15 @@ final class ReferenceIndex {
       let part = order[start..<min(start + ReferenceIndex.readAheadRefs, order.count)]
       readAhead(part.lazy.map { references[$0].hash })
       for index in part {
-        table = try insert(references[index].hash, references[index].offset, into: table, orders)
+        let (hash, offset) = references[index]
+        if let hints, hints[index] >= 0, generation == hinted {
+          // Not grown since the look-up: its free slot, or the next free after it.
+          switch table.insert(hash, offset, from: hints[index]) {
+          case .added, .present: continue
+          case .held, .full: throw .noProgress
+          }
+        }
+        table = try insert(hash, offset, into: table, orders)
       }
     }
     let lines: (UInt64, UInt64)
@@ -292,7 +335,7 @@ final class ReferenceIndex {
     for _ in 0..<capacity {
       let block = slot / Table.blockSlots
       if block != checked {
-        guard table.verify(block: block) else { throw .untrusted }
+        guard table.check(block: block) else { throw .untrusted }
         checked = block
       }
       let (slotHash, offset) = table.slot(slot)

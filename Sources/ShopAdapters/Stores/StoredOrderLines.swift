@@ -10,8 +10,10 @@ public protocol StoredOrderLines: AnyObject {
   func storedLine(of order: Order) -> UnsafeBufferPointer<UInt8>?
 
   /// Every order, oldest first, checked as ``ShopCore/OrderHistory/readAll(_:)`` checks it:
-  /// `copy` gets the line of each order held as `shop` writes it (its order is not built),
-  /// `orders` each other order. Lines are valid only during the call.
+  /// `copy` gets the lines of orders held as `shop` writes them (their orders are not built),
+  /// a run of one or more in a row at a time, each line with its newline but for the last
+  /// line of a file that lacks it; `orders` each other order. Lines are valid only during the
+  /// call.
   func readAllLines(
     _ copy: (UnsafeBufferPointer<UInt8>) throws -> Void, orders: (Order) throws -> Void
   ) throws

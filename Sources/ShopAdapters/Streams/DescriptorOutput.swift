@@ -31,11 +31,25 @@ public final class DescriptorOutput: ByteOutput {
   public func flush() throws(StreamError) {
     guard !buffer.isEmpty else { return }
     defer { buffer.removeAll(keepingCapacity: true) }
-    let written = buffer.withUnsafeBytes { bytes in
-      Result { () throws(SystemError) in try descriptor.writeAll(bytes) }
+    let sent = buffer.withUnsafeBytes { bytes in
+      Result { () throws(StreamError) in try send(bytes) }
     }
+    try sent.get()
+  }
+
+  /// With nothing buffered, `bytes` are written from where they lie: a listing of stored
+  /// lines hands on whole buffers of them.
+  public func deliver(_ bytes: UnsafeRawBufferPointer) throws(StreamError) {
+    guard buffer.isEmpty else {
+      write(bytes)
+      return try flush()
+    }
+    try send(bytes)
+  }
+
+  private func send(_ bytes: UnsafeRawBufferPointer) throws(StreamError) {
     do {
-      try written.get()
+      try descriptor.writeAll(bytes)
     } catch  where error.isBrokenPipe && readerGone == .endsTheCommand {
       throw .readerWentAway
     } catch {
