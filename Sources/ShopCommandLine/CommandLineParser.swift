@@ -226,13 +226,14 @@ struct CommandLineParser {
     }.first
     let command = given.flatMap { given in owners.first { $0.name == given.name } } ?? owners[0]
     let value = option.value.map { " <\($0.name)>" } ?? ""
-    let example = "\(description.program) \(command.name) \(option.long)\(value)"
+    // In the user's own words: `-q` is told as `-q`, not `--quiet`.
+    let example = "\(description.program) \(command.name) \(name)\(value)"
     let others = owners.map(\.name).filter { $0 != command.name }
     let also =
       others.isEmpty
       ? "" : " (also an option of \(others.map { "'\($0)'" }.joined(separator: ", ")))"
     throw error(
-      "option '\(option.long)' goes after its command, not before it: '\(example) ...'\(also)",
+      "option '\(name)' goes after its command, not before it: '\(example) ...'\(also)",
       given.flatMap { given in owners.contains { $0.name == given.name } ? given : nil })
   }
 

@@ -111,7 +111,16 @@ struct OptionPlacementTests {
         ["--orders", "x", "orders", "--count"], "'shop orders --orders <path-or-uri> ...'",
         "shop orders"
       ),
-      (["-q", "place", "pen=1"], "'shop place --quiet ...'", "shop place"),
+      (
+        ["-q", "place", "pen=1"],
+        "option '-q' goes after its command, not before it: "
+          + "'shop place -q ...'", "shop place"
+      ),
+      (
+        ["--quiet", "batch"],
+        "option '--quiet' goes after its command, not before it: "
+          + "'shop batch --quiet ...' (also an option of 'place', 'void')", "shop batch"
+      ),
       (["--json"], "'shop place --json ...'", "shop <command>"),
     ] as [([String], String, String)])
   func anOptionBeforeItsCommandSaysWhereItGoes(arguments: [String], says: String, usage: String)

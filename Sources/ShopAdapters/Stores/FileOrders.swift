@@ -295,74 +295,131 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
     var unterminated: Order?
     if case .whole(let order) = ends.tail { unterminated = order }
     var indexed: (index: ReferenceIndex, orders: ReferenceIndex.Orders)?
+    let last = ends.last?.number
+    var numbered: (first: Int, last: Int)?
+    if let first = Order.number(after: last),
+      case (let lastNumber, false) = first.addingReportingOverflow(group.count - 1)
+    {
+      numbered = (first, lastNumber)
+    }
+    var restore = fileEnd
+    if case .torn(let start) = ends.tail { restore = start }
+    // Each order no earlier than the one before it, within the bound ``Draft/stamped(notBefore:)``
+    // keeps.
+    let placedAt = now.stamped(notBefore: ends.last?.placedAt)
+    var offsets: [(hash: UInt64, offset: Int)] = []
+    var times = timeRunsBeforeAppend(to: file, ends: ends)
+    var encoded = false
+    func encode(first: Int) {
+      encoded = true
+      pending.removeAll(keepingCapacity: true)
+      // A last line that is a whole order missing only its newline is completed, never cut.
+      if case .whole = ends.tail { pending.append(UInt8(ascii: "\n")) }
+      // Every line of the group has the one time: its first line says where it starts.
+      times?.append(time: placedAt.secondsSince1970, at: restore + pending.count)
+      lastLineStart = group.write(
+        numberedFrom: first, placedAt: placedAt, to: &pending, references: &offsets,
+        at: restore)
+    }
     // Per order of the group, the slot its ref's look-up found free, where it is inserted
     // after the sync unless the table changed in between (``ReferenceIndex/generation``).
     var free: [Int] = []
     var hinted = -1
+    // Whether every ref was put in its slot before the sync (``ReferenceIndex/claim``).
+    var claimedAll = false
+    var claiming = false
     if group.hasReferences {
       let opened = try openReferences(in: file, end: linesEnd, details: before)
-      let last = unterminated?.reference
-      hinted = opened.index.generation
+      let held = unterminated?.reference
+      let withRefs = (0..<group.count).filter { group.fingerprints[$0] != 0 }
+      // The lines encoded first, so each ref's line start is known when its slot is found.
+      if held == nil, let numbered, opened.index.hasRoom(for: withRefs.count) {
+        encode(first: numbered.first)
+        claiming = true
+      }
+      var starts: [Int] = []
+      if claiming {
+        starts = [Int](repeating: -1, count: group.count)
+        for (index, order) in withRefs.enumerated() { starts[order] = offsets[index].offset }
+      }
+      let stamp = opened.index.startClaims()
+      hinted = stamp
+      var putAll = true
       free = [Int](repeating: -1, count: group.count)
-      // In the order of their slots: the table is read from start to end, each few read ahead.
-      let order = opened.index.inSlotOrder(group.count) { group.fingerprints[$0] }
+      // In the order of their slots, counted over the refs alone as ``ReferenceIndex/record``
+      // counts them: the table is read from start to end, each few read ahead, and refs put in
+      // the slots the plain way's inserts would give them.
+      let order = opened.index.inSlotOrder(withRefs.count) {
+        group.fingerprints[withRefs[$0]]
+      }.map { withRefs[$0] }
       for start in stride(from: 0, to: order.count, by: ReferenceIndex.readAheadRefs) {
         let part = order[start..<min(start + ReferenceIndex.readAheadRefs, order.count)]
         opened.index.readAhead(part.lazy.map { group.fingerprints[$0] })
         var next = part.startIndex
         try group.forEachReference(part) { hash, bytes throws(FileError) in
-          guard last.map({ !$0.text.utf8.elementsEqual(bytes) }) ?? true,
-            let slot = try opened.index.freeSlot(hash, bytes, in: opened.orders)
-          else {
+          guard held.map({ !$0.text.utf8.elementsEqual(bytes) }) ?? true else {
             refused = true
             return false
           }
-          free[part[next]] = slot
+          if claiming {
+            guard
+              let put = try opened.index.claim(
+                hash, bytes, at: starts[part[next]], in: opened.orders, since: stamp)
+            else {
+              refused = true
+              return false
+            }
+            putAll = putAll && put
+          } else {
+            guard let slot = try opened.index.freeSlot(hash, bytes, in: opened.orders) else {
+              refused = true
+              return false
+            }
+            free[part[next]] = slot
+          }
           next += 1
           return true
         }
         if refused { break }
       }
-      if refused { return nothing }
+      if refused {
+        if claiming { opened.index.releaseClaims(since: stamp) }
+        return nothing
+      }
       if opened.index.generation != hinted { hinted = -1 }
+      claimedAll = claiming && putAll && hinted >= 0
       indexed = opened
     }
-    let last = ends.last?.number
-    guard let first = Order.number(after: last),
-      case (let lastNumber, false) = first.addingReportingOverflow(group.count - 1)
-    else { throw .full(path, OrdersFull(last: last ?? 0)) }
-    var restore = fileEnd
-    if case .torn(let start) = ends.tail { restore = start }
-    pending.removeAll(keepingCapacity: true)
-    // A last line that is a whole order missing only its newline is completed, never cut.
-    if case .whole = ends.tail { pending.append(UInt8(ascii: "\n")) }
-    // Each order no earlier than the one before it, within the bound ``Draft/stamped(notBefore:)``
-    // keeps.
-    let placedAt = now.stamped(notBefore: ends.last?.placedAt)
-    var offsets: [(hash: UInt64, offset: Int)] = []
-    if indexed != nil, let reference = unterminated?.reference {
-      offsets.append((reference.fingerprint, linesEnd))
+    guard let numbered else { throw .full(path, OrdersFull(last: last ?? 0)) }
+    if !encoded {
+      if indexed != nil, let reference = unterminated?.reference {
+        offsets.append((reference.fingerprint, linesEnd))
+      }
+      encode(first: numbered.first)
     }
-    // Every line of the group has the one time: its first line says where it starts.
-    var times = timeRunsBeforeAppend(to: file, ends: ends)
-    times?.append(time: placedAt.secondsSince1970, at: restore + pending.count)
-    lastLineStart = group.write(
-      numberedFrom: first, placedAt: placedAt, to: &pending, references: &offsets,
-      at: restore)
+    let lastNumber = numbered.last
     // The free slots in the order of `offsets`: the completed last line's ref has none.
     var hints: [Int] = []
-    if hinted >= 0 {
+    if hinted >= 0, !claiming {
       hints.reserveCapacity(offsets.count)
       if indexed != nil, unterminated?.reference != nil { hints.append(-1) }
       for index in 0..<group.count where group.fingerprints[index] != 0 {
         hints.append(free[index])
       }
     }
-    try file.append(pending, at: restore, size: fileEnd, syncingFolder: ends.last == nil)
+    do {
+      try file.append(pending, at: restore, size: fileEnd, syncingFolder: ends.last == nil)
+    } catch {
+      // Slots were put for lines that are not in the file: never believed again.
+      if claiming { indexed?.index.abandon() }
+      throw error
+    }
     let end = restore + pending.count
     let lastStart = restore + lastLineStart
+    // Every ref already in its slot: only the header is left to say the index covers them.
+    let recorded = claimedAll ? [] : offsets
     return Appended(placements: [], lastNumber: lastNumber, restore: restore, times: times) {
-      [offsets, hints, hinted] in
+      [recorded, hints, hinted] in
       guard let indexed else {
         self.advanceIndex(
           before, linesEnd: linesEnd, end: end, lastStart: lastStart, last: lastNumber,
@@ -371,7 +428,7 @@ public final class FileOrders: Orders, OrderVoids, OrderHistory, StoredOrderLine
       }
       do {
         try indexed.index.record(
-          offsets, hints: hints, hinted: hinted, end: end, lastStart: lastStart,
+          recorded, hints: hints, hinted: hinted, end: end, lastStart: lastStart,
           last: lastNumber, indexed.orders)
       } catch {
         indexed.index.drop()  // Left behind the orders: caught up on its next use.

@@ -347,6 +347,33 @@ extension ReferenceIndex {
       return .added
     }
 
+    /// Takes out the slot holding exactly `hash` and `offset`, put by this process since the
+    /// last ``finish``: undone newest first, each leaves the table as it was before it went in.
+    func remove(_ hash: UInt64, _ offset: Int) {
+      let bytes = storage.bytes
+      let capacity = self.capacity
+      var index = Int(truncatingIfNeeded: hash) & (capacity - 1)
+      let stored = UInt64(truncatingIfNeeded: offset)
+      for _ in 0..<capacity {
+        let at = Table.headerBytes + index * Table.slotBytes
+        let slotHash = bytes.load(fromByteOffset: at, as: UInt64.self)
+        if slotHash == 0 { return }
+        if slotHash == hash, bytes.load(fromByteOffset: at + 8, as: UInt64.self) == stored {
+          bytes.storeBytes(of: 0, toByteOffset: at, as: UInt64.self)
+          bytes.storeBytes(of: 0, toByteOffset: at + 8, as: UInt64.self)
+          let sum = Table.headerBytes + capacity * Table.slotBytes + index / Table.blockSlots * 8
+          let salt = bytes.load(fromByteOffset: Field.salt.rawValue, as: UInt64.self)
+          bytes.storeBytes(
+            of: bytes.load(fromByteOffset: sum, as: UInt64.self)
+              &- Table.term(index, hash, stored, salt: salt),
+            toByteOffset: sum, as: UInt64.self)
+          store(UInt64(count - 1), .count)
+          return
+        }
+        index = (index + 1) & (capacity - 1)
+      }
+    }
+
     // MARK: - Finishing
 
     /// Says the table covers the orders file up to `end`, whose first and last lines hash to

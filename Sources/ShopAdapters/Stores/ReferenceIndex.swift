@@ -17,9 +17,11 @@ import ShopCore
 /// only that owner may write it, and every block of slots the look-up read sums to its
 /// checksum. Anything else is rebuilt from the orders file (in memory when it can't be
 /// written), and a rebuild that meets a ref twice refuses the store at that line. Every
-/// change is made under the orders file's exclusive lock, after the orders it records are
-/// synced; every writer, with refs or without, records what it appended, so only another
-/// program's change makes the index stale.
+/// change is made under the orders file's exclusive lock, and the header says the index
+/// covers new orders only after they are synced (a batch may put their slots in before: a
+/// slot whose line is not there is a lie, which costs a rebuild, never a miss); every writer,
+/// with refs or without, records what it appended, so only another program's change makes
+/// the index stale.
 final class ReferenceIndex {
   let path: FilePath
   private let ordersPath: FilePath
@@ -123,6 +125,65 @@ final class ReferenceIndex {
       }
     }
     return try holds(hash, bytes, in: orders) ? nil : -1
+  }
+
+  // MARK: - One visit a ref
+
+  /// Whether a writer may put `refs` new refs straight into this table (``claim``): its own,
+  /// mapped to write, with room for them without growing.
+  func hasRoom(for refs: Int) -> Bool {
+    guard let table, table.writable else { return false }
+    return (table.count + refs) * 2 <= table.capacity
+  }
+
+  /// The refs put since ``startClaims()``, for ``releaseClaims(since:)``.
+  private var claimed: [(hash: UInt64, offset: Int)] = []
+
+  /// Starts putting a group's refs; the stamp its claims are made under.
+  func startClaims() -> Int {
+    claimed.removeAll(keepingCapacity: true)
+    return generation
+  }
+
+  /// ``freeSlot(_:_:in:)`` for a ref whose line will start at `offset`, which also puts it in
+  /// the slot found free: the slot is visited once. Nil when an order holds the ref; false
+  /// when it is not held but was not put (the table changed since `stamp`: rebuilt, or
+  /// dropped), for ``record`` to insert after the sync. The slot is written before the line
+  /// is synced, while the header still says the index covers only the lines before it: a
+  /// slot whose line never reaches the file costs a rebuild when it is met, never a miss.
+  func claim(
+    _ hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, in orders: Orders,
+    since stamp: Int
+  ) throws(FileError) -> Bool? {
+    guard generation == stamp, let table, table.writable else {
+      return try holds(hash, bytes, in: orders) ? nil : false
+    }
+    guard let slot = try freeSlot(hash, bytes, in: orders) else { return nil }
+    guard generation == stamp else { return false }
+    let insertion = slot >= 0 ? table.insert(hash, offset, from: slot) : table.insert(hash, offset)
+    switch insertion {
+    case .added:
+      claimed.append((hash, offset))
+      return true
+    case .present: return true
+    case .held, .full: return false
+    }
+  }
+
+  /// Takes out every ref put since `stamp`, newest first, when the table is still the one they
+  /// were put in: a group refused leaves the table as it found it.
+  func releaseClaims(since stamp: Int) {
+    if generation == stamp, let table {
+      for (hash, offset) in claimed.reversed() { table.remove(hash, offset) }
+    }
+    claimed.removeAll(keepingCapacity: true)
+  }
+
+  /// After the lines of claimed refs failed to reach the file: the table is marked to be
+  /// rebuilt, never believed with slots for lines that are not there.
+  func abandon() {
+    table?.spoil()
+    table = nil
   }
 
   /// The order holding the ref of fingerprint `hash` that `isSought` says is the one sought.
