@@ -132,6 +132,44 @@ struct PostgresPricedBatchTests {
     #expect(plain.rows.split(separator: "\n").count == 300)
   }
 
+  /// The session ends inside the COMMIT of a middle group, after it was sent: both ways
+  /// report the groups before it, none of it, and stop with the same unconfirmed outcome (75,
+  /// naming its numbers and the last order reported), never sending it again.
+  @Test(arguments: [false, true])
+  func aCommitWithNoAnswerStopsBothWaysAlikeWith75AndReportsNoneOfItsGroup(loud: Bool) throws {
+    var random = SplitMix(seed: 38)
+    let input =
+      (0..<700).map { _ in
+        var line = lines.randomLine(&random, good: true)
+        if line.hasPrefix("@") { line = String(line.drop { $0 != "\t" }.dropFirst()) }
+        return line
+      }.joined(separator: "\n") + "\n"
+    // As ``PostgresFaults/dropAtCommit``, for the third group of 100 only.
+    let setUp =
+      "CREATE TABLE shop_orders (\(PostgresTableTests.fiveColumns)ref text UNIQUE, "
+      + "voids bigint UNIQUE); "
+      + PostgresFaults.dropAtCommit.replacingOccurrences(
+        of: "FOR EACH ROW EXECUTE", with: "FOR EACH ROW WHEN (NEW.number = 1250) EXECUTE")
+    let (plain, _) = try run(
+      fast: false, loud: loud, input: input, groupLines: 100, setUp: setUp)
+    let (fast, taken) = try run(
+      fast: true, loud: loud, input: input, groupLines: 100, setUp: setUp)
+    #expect(fast == plain)
+    #expect(taken >= 2, "the fast way took the groups before")
+    #expect(
+      plain.outcome.hasPrefix("stopped after 1200: the orders database 'DB'"), "\(plain.outcome)")
+    #expect(plain.outcome.contains("orders 1201…1300"), "\(plain.outcome)")
+    #expect(plain.outcome.contains("unknown"), "\(plain.outcome)")
+    #expect(plain.outcome.contains("the last order this command reported is 1200"))
+    // Reported: the groups before, and none of the one whose COMMIT had no answer.
+    #expect(plain.output.split(separator: "\n").count == (loud ? 200 : 0))
+    #expect(!plain.output.contains("order 1201 "))
+    // Saved whole or not at all, and never twice: the batch did not send it again.
+    let saved = plain.rows.split(separator: "\n").count
+    #expect(saved == 200 || saved == 300, "\(saved)")
+    #expect(fast.rows.split(separator: "\n").count == saved)
+  }
+
   /// A clock past PostgreSQL's last timestamp: both ways refuse the first group with the same
   /// message, the fast one after its COPY began, and save nothing.
   @Test func aTimeOutOfPostgreSQLsRangeIsRefusedAlike() throws {

@@ -180,6 +180,40 @@ struct StoredSummaryTests {
     }
   }
 
+  /// Lines of 1 to 20 items of a few SKUs alike at their ends and in length: repeats, and
+  /// distinct SKUs the listing's bits take for one, both happen often, on lines the word
+  /// reader takes (its exact compare, no bits) and on longer ones it leaves to the plain
+  /// reader (the bits, then the exact check). Each summed by SKU after a kept line: both paths
+  /// say the same.
+  @Test func manyItemsOfFewSKUsSumAlikeEitherWay() throws {
+    var random = SplitMix(seed: 53)
+    let pool = [
+      "a", "b", "ab", "ba", "aa", "bb", "aba", "abba", "sku-0001", "sku-1001", "skb-0001",
+    ]
+    let first =
+      #"{"number":1001,"items":[{"sku":"a","quantity":3,"price":5}],"total":15,"payable":15,"#
+      + #""placedAt":"\#(time(0))"}"# + "\n"
+    var (summed, stopped) = (0, 0)
+    for _ in 0..<200 {
+      let count = Int(random.next() % 20) + 1
+      let items = (0..<count).map { _ in
+        (
+          pool[Int(random.next() % UInt64(pool.count))], Int(random.next() % 9) + 1,
+          Int(random.next() % 50)
+        )
+      }
+      let total = items.reduce(0) { $0 + $1.1 * $1.2 }
+      let text = items.map { #"{"sku":"\#($0.0)","quantity":\#($0.1),"price":\#($0.2)}"# }
+      let line =
+        #"{"number":1002,"items":[\#(text.joined(separator: ","))],"total":\#(total),"#
+        + #""payable":\#(Order.payable(total: total)),"placedAt":"\#(time(1))"}"# + "\n"
+      let (fast, plain) = try both(first + line, TimeRange(since: nil, until: nil), by: .sku)
+      #expect(fast == plain, "\(line)")
+      if plain.hasPrefix("error") { stopped += 1 } else { summed += 1 }
+    }
+    #expect(summed > 20 && stopped > 30, "\(summed) summed, \(stopped) stopped")
+  }
+
   @Test func aVoidTakesTheOrderOutOfTheSumsAndASKUGivenTwiceStopsBothAlike() throws {
     let first =
       #"{"number":1001,"items":[{"sku":"a","quantity":3,"price":5}],"total":15,"payable":15,"#

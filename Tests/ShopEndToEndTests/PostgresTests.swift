@@ -150,6 +150,50 @@ struct PostgresTests {
     #expect(try shop.run("place", "--orders", uri, "lamp=1").stdout == "order 1002 for 190\n")
   }
 
+  /// A batch's fast path (plain carts priced from the bytes, sent by COPY, the next group
+  /// read while the server stores the last) when the session ends inside a group's COMMIT:
+  /// 75, every group before reported, none of that one, never sent again, and the advice to
+  /// check before placing them again. From a file (read ahead) and from a pipe, loud and
+  /// quiet.
+  @Test(arguments: [true, false])
+  func aBatchsFastPathCommitWithNoAnswerIs75AndReportsNoneOfItsGroup(fromFile: Bool) throws {
+    let server = try PostgresServer.shared.get()
+    let database = try server.makeDatabase()
+    let uri = server.tcpURI(database)
+    let shop = try Shop()
+    try server.createShopTable(database: database)
+    // The second group (a group is 16,384 lines): its COMMIT ends the session.
+    try server.sql(
+      PostgresFaults.dropAtCommit.replacingOccurrences(
+        of: "FOR EACH ROW EXECUTE", with: "FOR EACH ROW WHEN (NEW.number = 17400) EXECUTE"),
+      database: database)
+    let lines = 16_384 + 200
+    let text = (0..<lines).map { "pen=\($0 % 5 + 1) lamp=1" }.joined(separator: "\n") + "\n"
+    let path = try shop.folder.write("big.txt", text)
+    let run =
+      fromFile
+      ? try shop.run(["batch", "--orders", uri, path])
+      : try shop.run(["batch", "-q", "--orders", uri], input: text)
+    #expect(run.status == 75, "\(run.stderr)")
+    let reported = Shop.reportedNumbers(run.stdout)
+    #expect(reported == (fromFile ? Array(1001...17384) : []))
+    #expect(run.stderr.contains("orders 17385…17584"), "\(run.stderr)")
+    #expect(run.stderr.contains("unknown"), "\(run.stderr)")
+    #expect(run.stderr.contains("the last order this command reported is 17384"))
+    #expect(
+      run.stderr.hasSuffix("; check with `shop orders --last 200` before placing them again\n"),
+      "\(run.stderr)")
+    #expect(run.stderr.split(separator: "\n").count == 1)
+    try server.waitForNoSessions(database)
+    // Saved whole or not at all, once: nothing was sent again.
+    let saved = try savedNumbers(server, database)
+    #expect(saved == Array(1001...17384) || saved == Array(1001...17584), "\(saved.count)")
+    try server.sql("DROP TRIGGER shop_drop_at_commit ON shop_orders", database: database)
+    #expect(
+      try shop.run("place", "--orders", uri, "pen=1").stdout
+        == "order \((saved.last ?? 0) + 1) for 30\n")
+  }
+
   @Test func aPasswordIsNeverPrinted() throws {
     let shop = try Shop()
     let uri = "postgresql://shop:sekrit-word@127.0.0.1:1/orders"

@@ -8,6 +8,18 @@ protocol LaidOutItems {
   static func empty() -> Self
   /// One more item, its SKU's bytes checked by the layout's rule; false to give the line up.
   mutating func append(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int) -> Bool
+  /// ``append(sku:quantity:price:)`` from a reader that itself compares each SKU with the
+  /// line's others (``LaidOutWords``): no watch for a repeat need be kept.
+  mutating func appendCompared(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int)
+    -> Bool
+}
+
+extension LaidOutItems {
+  mutating func appendCompared(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int)
+    -> Bool
+  {
+    append(sku: sku, quantity: quantity, price: price)
+  }
 }
 
 /// An order line's members as ``OrderLayout`` lays them out, read in place by the layout's

@@ -122,7 +122,7 @@ enum LaidOutWords {
       for index in 0..<count {
         let item = items[index]
         guard
-          kept.append(
+          kept.appendCompared(
             sku: UnsafeBufferPointer(start: base + item.sku, count: item.skuCount),
             quantity: item.quantity, price: item.price)
         else { return .refused }

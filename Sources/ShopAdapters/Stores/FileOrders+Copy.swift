@@ -139,7 +139,8 @@ enum StoredLine {
   /// All the check keeps of the items: the sum of price × quantity, given up past `Int`, and
   /// a bit per SKU (a hash of its bytes), so that a SKU given twice (the core's rule: it is
   /// one item) is caught where its bit is already set; the exact check then runs on that
-  /// line alone. Small on purpose: the parser copies it as each item is read.
+  /// line alone. A line read by ``LaidOutWords`` keeps no bits: that reader compares its
+  /// SKUs exactly. Small on purpose: the parser copies it as each item is read.
   struct Sum: CheckedItems {
     var amount = 0
     var sum: Sum { self }
@@ -150,12 +151,9 @@ enum StoredLine {
     static func empty() -> Sum { Sum() }
 
     mutating func append(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int) -> Bool {
-      let (product, productOverflow) = price.multipliedReportingOverflow(by: quantity)
-      let (sum, sumOverflow) = amount.addingReportingOverflow(product)
-      guard !productOverflow, !sumOverflow, let first = sku.first, let last = sku.last else {
-        return false
-      }
-      amount = sum
+      guard appendCompared(sku: sku, quantity: quantity, price: price),
+        let first = sku.first, let last = sku.last
+      else { return false }
       // SKUs that differ mostly differ in length or at an end; a rarer pair of SKUs that
       // share a bit costs only the exact check.
       let ends =
@@ -164,6 +162,18 @@ enum StoredLine {
       let bit: UInt64 = 1 << ((ends &* 0x9E37_79B9_7F4A_7C15) >> 58 % 63)
       if seen & bit != 0 { seen |= 1 << 63 }
       seen |= bit
+      return true
+    }
+
+    /// The item added to the sum only: its reader compares the SKUs itself.
+    @inline(__always)
+    mutating func appendCompared(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int)
+      -> Bool
+    {
+      let (product, productOverflow) = price.multipliedReportingOverflow(by: quantity)
+      let (sum, sumOverflow) = amount.addingReportingOverflow(product)
+      guard !productOverflow, !sumOverflow, !sku.isEmpty else { return false }
+      amount = sum
       return true
     }
   }

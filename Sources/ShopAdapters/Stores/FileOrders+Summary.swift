@@ -135,6 +135,19 @@ struct TalliedItems: StoredLine.CheckedItems {
 
   mutating func append(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int) -> Bool {
     guard sum.append(sku: sku, quantity: quantity, price: price) else { return false }
+    return tally(sku: sku, quantity: quantity, price: price)
+  }
+
+  @inline(__always)
+  mutating func appendCompared(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int)
+    -> Bool
+  {
+    guard sum.appendCompared(sku: sku, quantity: quantity, price: price) else { return false }
+    return tally(sku: sku, quantity: quantity, price: price)
+  }
+
+  @inline(__always)
+  private func tally(sku: UnsafeBufferPointer<UInt8>, quantity: Int, price: Int) -> Bool {
     guard let skus, let end, let start = sku.baseAddress else { return true }
     let key = SKUSums.Key(sku, readable: end - start)
     return skus.pointee.tally(sku, key: key, quantity: quantity, price: price)
@@ -320,6 +333,7 @@ struct SKUSums {
 
   /// Adds `quantity` at `price` to the SKU `sku`, whose key is `key`, and an order when
   /// `counted`; false, with nothing changed, when a sum would not fit in `Int`.
+  @inline(__always)
   mutating func add(
     _ sku: UnsafeBufferPointer<UInt8>, key: Key, quantity: Int, price: Int, counted: Bool,
     journaled: Bool = false
@@ -348,6 +362,7 @@ struct SKUSums {
 
   /// ``add(_:key:quantity:price:counted:)`` of an item of a line being checked, an order
   /// counted, kept until ``keep()`` or ``takeBack()``.
+  @inline(__always)
   mutating func tally(
     _ sku: UnsafeBufferPointer<UInt8>, key: Key, quantity: Int, price: Int
   ) -> Bool {
