@@ -298,6 +298,15 @@ extension ReferenceIndex {
         if probes == capacity { return .full }
         index = (index + 1) & (capacity - 1)
       }
+      put(hash, offset, at: index)
+      return .added
+    }
+
+    /// Writes `hash` and `offset` into the free slot `index`, adds its term to its block's sum
+    /// and counts it: the one way a slot is filled.
+    @inline(__always)
+    private func put(_ hash: UInt64, _ offset: Int, at index: Int) {
+      let bytes = storage.bytes
       let at = Table.headerBytes + index * Table.slotBytes
       let stored = UInt64(truncatingIfNeeded: offset)
       bytes.storeBytes(of: stored, toByteOffset: at + 8, as: UInt64.self)
@@ -309,7 +318,6 @@ extension ReferenceIndex {
           &+ Table.term(index, hash, stored, salt: salt),
         toByteOffset: sum, as: UInt64.self)
       store(UInt64(count + 1), .count)
-      return .added
     }
 
     /// ``insert(_:_:holds:)`` of a slot that a look-up under the same lock, in this table of
@@ -333,17 +341,7 @@ extension ReferenceIndex {
         if probes == capacity { return .full }
         index = (index + 1) & (capacity - 1)
       }
-      let at = Table.headerBytes + index * Table.slotBytes
-      let stored = UInt64(truncatingIfNeeded: offset)
-      bytes.storeBytes(of: stored, toByteOffset: at + 8, as: UInt64.self)
-      bytes.storeBytes(of: hash, toByteOffset: at, as: UInt64.self)
-      let sum = Table.headerBytes + capacity * Table.slotBytes + index / Table.blockSlots * 8
-      let salt = bytes.load(fromByteOffset: Field.salt.rawValue, as: UInt64.self)
-      bytes.storeBytes(
-        of: bytes.load(fromByteOffset: sum, as: UInt64.self)
-          &+ Table.term(index, hash, stored, salt: salt),
-        toByteOffset: sum, as: UInt64.self)
-      store(UInt64(count + 1), .count)
+      put(hash, offset, at: index)
       return .added
     }
 
